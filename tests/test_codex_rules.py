@@ -569,3 +569,45 @@ def test_a_pre_tool_use_answer_codex_does_not_act_on_is_found_in_every_language(
 def test_a_deny_with_its_reason_or_a_legacy_block_is_quiet_in_every_language(tmp_path, twin, language):
     outcome = answering(tmp_path, language, TWINS[twin])
     assert found(outcome, "script/answer-rejected") == [] and found(outcome, "script/answer-incomplete") == []
+
+
+@pytest.mark.parametrize("test, flagged", [('[ "$cmd" == *"rm -rf"* ]', True), ('[[ $cmd == "*rm -rf*" ]]', True),
+                                           ('[[ $cmd == *"rm -rf"* ]]', False)])
+def test_a_shell_test_that_is_never_true_is_found_in_a_codex_guard_as_in_claude_codes(tmp_path, test, flagged):
+    """The shell's rules, not the host's: `[` does no pattern matching, a quoted pattern is text."""
+    script = f'#!/bin/bash\ncmd=$(jq -r .tool_input.command)\nif {test}; then echo no >&2; exit 2; fi\n'
+    hits = found(codex(tmp_path, script, name="guard.sh", command="bash .codex/guard.sh"), "script/test-never-true")
+    assert [hit.line for hit in hits] == ([3] if flagged else [])
+
+
+def test_a_codex_prompt_filter_reading_user_prompt_is_found_and_its_twin_reading_prompt_is_quiet(tmp_path):
+    """Codex sends the prompt as `prompt` (measured on 0.171.0: tests/e2e/test_codex_lost_e2e.py)."""
+    script = "import json, re, sys\nevent = json.load(sys.stdin)\nif re.search(r'AKIA', event.get('{f}', '')):\n" \
+             "    print('no keys', file=sys.stderr)\n    sys.exit(2)\n"
+    [hit] = found(codex(tmp_path / "bad", script.format(f="user_prompt"), event="UserPromptSubmit"),
+                  "script/input-field-never-sent")
+    assert hit.line == 3 and "did you mean prompt" in hit.message
+    assert found(codex(tmp_path / "good", script.format(f="prompt"), event="UserPromptSubmit"),
+                 "script/input-field-never-sent") == []
+
+
+@pytest.mark.parametrize("write", ["sys.stderr.write(json.dumps(ANSWER) + '\\n')", "print(json.dumps(ANSWER), file=sys.stderr)",
+                                   "sys.stderr.write(f'{json.dumps(ANSWER)}\\n')"])
+def test_a_codex_deny_written_on_stderr_is_found_and_its_twin_on_stdout_is_quiet(tmp_path, write):
+    """Codex reads a hook's answer from stdout alone (measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)."""
+    answer = 'ANSWER = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", ' \
+             '"permissionDecisionReason": "no"}}\n'
+    script = "import json, sys\n" + answer + "if 'rm -rf' in json.load(sys.stdin)['tool_input']['command']:\n    "
+    [hit] = found(codex(tmp_path / "bad", script + write + "\n"), "script/answer-on-stderr")
+    assert hit.line == 4 and "Codex CLI reads the answer from stdout only" in hit.message
+    assert found(codex(tmp_path / "good", script + "print(json.dumps(ANSWER))\n"), "script/answer-on-stderr") == []
+
+
+def test_hooks_in_the_xdg_folder_are_found_with_where_codex_reads_them(tmp_path, home):
+    """Codex reads $CODEX_HOME alone (measured on 0.171.0: tests/e2e/test_codex_lost_e2e.py)."""
+    hooks = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}
+    (home / ".config" / "codex").mkdir(parents=True)
+    (home / ".config" / "codex" / "hooks.json").write_text(json.dumps(hooks, indent=2))
+    project = tmp_path / "p"
+    [hit] = found(doctor(project, {"README.md": "x"}, given=False, start=project), "structure/settings-not-read")
+    assert hit.path == str(home / ".config" / "codex" / "hooks.json") and str(home / ".codex" / "hooks.json") in hit.message

@@ -166,6 +166,18 @@ def finished(world: Path, command) -> bool:
     return last.kind == "rollback" and last.state == "done"
 
 
+def read_scripts_ahead(world: Path, host: str, monkeypatch) -> None:
+    """Every check of doctor run once in this process on the world as it is: the children forked
+    after it find each script's facts in its memo (keyed on path, size and mtime, which
+    reset_world's copies keep), where each would otherwise read our runtime scripts again before
+    its first write, about half of the suite's time. What a child writes, and where a kill
+    lands, does not depend on it (the trace is taken by a child forked after it too)."""
+    monkeypatch.setenv("HOME", str(world / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(world / "home" / ".config"))
+    doctor.findings(doctor.context(project=world / "project", hosts=[host], pack_files=True))
+
+
 def install_findings(world: Path, host: str, monkeypatch) -> list[str]:
     """What doctor says about our installs in the world (run in-process with the world's home):
     its installs check, the one that writes every install/ rule, on the files a whole doctor run
@@ -193,6 +205,7 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_comp
                                                                                      monkeypatch):
     host, setup, command = SCENARIOS[scenario]
     make_world(tmp_path, host, setup)
+    read_scripts_ahead(reset_world(tmp_path), host, monkeypatch)
     points, before, after = kill_points(tmp_path, host, command)
     finished_findings = install_findings(tmp_path / "world", host, monkeypatch)
     # (Codex: the hooks not trusted yet, which it asks about, or skips in a project marked untrusted)

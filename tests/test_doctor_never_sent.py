@@ -45,11 +45,14 @@ def test_a_script_that_also_compares_with_claude_codes_name_is_not_flagged(proje
 SH_PATH = 'file=$(jq -r \'.tool_input.file_path // empty\')\ncase "$file" in\n  {pattern})\n    echo no >&2\n    exit 2\n    ;;\nesac\n'
 
 
-@pytest.mark.parametrize("pattern, flagged", [("src/generated/*", True), ("*/src/generated/*", False)])
+@pytest.mark.parametrize("pattern, flagged", [("src/generated/*", 1), ("*/src/generated/*", 0), (".env", 1),
+                                              (".env|secrets.json", 2), ("*.env|.env", 0), ("*/.env", 0),
+                                              ("*.pem", 0)])
 def test_a_relative_path_pattern_never_matches_the_absolute_file_path(project, pattern, flagged):
+    """One finding for each pattern that can never match (a bare name only where no pattern beside it can)."""
     script = _hooked(project, "guard.sh", SH_PATH.format(pattern=pattern), matcher="Write|Edit")
     hits = found(run(None, project=project), "script/value-never-sent")
-    assert [(h.path, h.line) for h in hits] == ([(str(script), 3)] if flagged else [])
+    assert [(h.path, h.line) for h in hits] == [(str(script), 3)] * flagged
 
 
 def test_a_script_that_makes_the_path_relative_first_is_not_judged(project):
@@ -408,3 +411,21 @@ def test_a_text_match_on_the_raw_input_that_expects_a_space_after_the_colon_neve
         assert (ran.returncode == 2) != spaced
     flagged = found(run(None, project=project), "script/input-text-spaced")
     assert [f.line for f in flagged] == ([_line(script, '": ')] if spaced else [])
+
+
+PY_PATH = 'import json, sys\nevent = json.load(sys.stdin)\npath = event["tool_input"].get("file_path", "")\n{test}\n    sys.exit(2)\n'
+
+
+@pytest.mark.parametrize("test, flagged", [('if path in (".env", "secrets.json"):', 2),
+                                           ('if path.startswith(".env"):', 1),
+                                           ('if path == "config/prod.yaml":', 1),
+                                           ('if path.endswith("/.env"):', 0),
+                                           ('if path.startswith("/etc/"):', 0),
+                                           ('if os.path.basename(path) in (".env", "secrets.json"):', 0)])
+def test_a_python_guard_comparing_the_absolute_file_path_with_bare_names_never_refuses(project, test, flagged):
+    """Claude Code sends file_path absolute (a relative one reaches the hooks made absolute, measured):
+    a bare name (".env") equals no such path, and none starts with it."""
+    script = _hooked(project, "guard.py", PY_PATH.format(test=test), matcher="Write|Edit")
+    hits = found(run(None, project=project), "script/value-never-sent")
+    assert [(h.path, h.line) for h in hits] == [(str(script), 4)] * flagged
+

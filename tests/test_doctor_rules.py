@@ -454,7 +454,9 @@ CASED_BELOW = {"structure/env-startup-output", "structure/env-switches-guard-off
                "host/opencode-guard-misses-tools", "host/opencode-refusal-caught",
                "host/opencode-tool-pattern", "host/opencode-checked-before-rewrite",
                "host/opencode-variable-of-another-host",
-               "host/opencode-bridge-without-input"}  # (the last seven: test_doctor_opencode_ways.py)
+               "host/opencode-bridge-without-input",  # (the seven before: test_doctor_opencode_ways.py)
+               "host/opencode-hook-twice", "host/opencode-refusal-unread", "host/opencode-path-compared-relative",
+               "host/opencode-plugin-not-a-path"}  # (the last four: test_doctor_opencode_lost.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():

@@ -352,6 +352,9 @@ class Host(ABC):
     # answer keys an event rejects by their presence (a value given: only that value, as JSON
     # writes it), so that the hook counts as failed and the call runs: event -> {key: (value, said)}
     rejected_keys: ClassVar[dict[str, dict[str, tuple[str | None, str]]]] = {}
+    # the fields each event's hook gets on stdin, for a host whose input no other table says (Codex;
+    # Claude Code's and Cursor's are their protocol tables'): event -> fields (an event left out: not measured)
+    input_fields: ClassVar[dict[str, frozenset[str]]] = {}
     # it reads a hook's JSON answer on stdout whatever its exit status (Claude Code: exit 1 with a
     # JSON answer is read like exit 0); False: on exit 0 alone, a non-zero exit is a failed hook
     reads_answer_on_failure: ClassVar[bool] = False

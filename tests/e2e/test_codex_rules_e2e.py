@@ -85,6 +85,9 @@ CASES = {
                       "'permissionDecisionReason': 'not here'}))\n", True, "script/answer-rejected"),
     "no-event-name-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'permissionDecision': 'deny', "
                           "'permissionDecisionReason': 'not here'}}))\n", True, "script/answer-rejected"),
+    # continue-good's deny written on stderr, with exit 0: Codex reads the answer from stdout alone
+    "stderr-json-bad": ("PreToolUse", f"sys.stderr.write(json.dumps({DENY!r}) + '\\n')\n", True,
+                        "script/answer-on-stderr"),
     "projectdir-script-good": ("PreToolUse", "import os\npolicy = os.environ.get('CLAUDE_PROJECT_DIR', os.getcwd()) "
                                f"+ '/AGENTS.md'\nprint(json.dumps({DENY!r}))\n", False, None),
 }

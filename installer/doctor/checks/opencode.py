@@ -96,8 +96,21 @@ class PluginFile:
 
     @cached_property
     def facts(self) -> plugins.PluginFacts:
-        """What another's plugin code does (its exports, its changes to a call's arguments)."""
-        return plugins.analyse(self.file.path, self.source)
+        """What another's plugin code does (its exports, its changes to a call's arguments), with
+        what the functions it imports from its own modules throw (a refusal a catch here may swallow)."""
+        thrown = self.thrown_elsewhere if b"catch" in self.source or b"allSettled" in self.source else frozenset()
+        return plugins.analyse(self.file.path, self.source, thrown)
+
+    @property
+    def thrown_elsewhere(self) -> frozenset[str]:
+        """The names this plugin binds to functions of its own modules that throw (`check`, `policy.check`)."""
+        found = set()
+        for local, (module, name) in plugins.local_imports(self.file.path, self.source).items():
+            path = _module_file(self.file.path.parent / module)
+            source = safe_read.read_or_none(path, safe_read.SCRIPT) if path is not None else None
+            throwing = plugins.throwing_exports(path, source) if path is not None and source else frozenset()
+            found |= {f"{local}.{each}" for each in throwing} if name == "*" else {local} if name in throwing else set()
+        return frozenset(found)
 
     @property
     def loaded(self) -> bool:
@@ -107,6 +120,15 @@ class PluginFile:
     def foreign(self) -> bool:
         """Loaded, and not hookwright's own: its code is what the rules read."""
         return self.loaded and not self.ours
+
+
+MODULE_SUFFIXES = ("", ".ts", ".js", ".mjs", ".mts", "/index.ts", "/index.js")  # as Bun resolves an import
+
+
+def _module_file(written: Path) -> Path | None:
+    """The file a relative import names, as Bun finds it (with or without its suffix, or a folder's index)."""
+    return next((Path(f"{written}{suffix}") for suffix in MODULE_SUFFIXES if disk.is_file(Path(f"{written}{suffix}"))),
+                None)
 
 
 @PLUGIN_RULES.rule("host/opencode-plugin-not-loaded", alone=True)
@@ -204,13 +226,49 @@ def _plugin_throws_at_load(plugin: PluginFile) -> Iterator[Finding]:
         return
     for read in plugin.facts.load_reads:
         if disk.exists(project / read.path):
+            problem = _not_json(project / read.path) if read.parsed else None
+            if problem is not None:
+                yield plugin.ctx.finding_at("host/opencode-plugin-throws-at-load", plugin.file, *read.place,
+                                            variant="not-json", path=read.path, problem=problem)
             continue
-        beside = next((f for f in (plugin.file.path.parent / read.path, plugin.file.path.parent.parent / read.path)
-                       if disk.exists(f)), None)
+        beside = _sample_of(project / read.path) if read.joined else next(
+            (f for f in (plugin.file.path.parent / read.path, plugin.file.path.parent.parent / read.path)
+             if disk.exists(f)), None)
         yield plugin.ctx.finding_at("host/opencode-plugin-throws-at-load", plugin.file, *read.place,
-                                    variant="top-level" if not read.in_plugin else None, path=read.path, project=project,
+                                    variant="joined" if read.joined else "top-level" if not read.in_plugin else None,
+                                    path=read.path, project=project,
                                     there=f" ({_shown(beside, project)} is there)" if beside is not None else "",
-                                    fix=_shown(beside, project) if beside is not None else read.path)
+                                    fix=_shown(beside, project) if beside is not None and not read.joined else read.path)
+
+
+def _not_json(path: Path) -> str | None:
+    """Why JSON.parse would throw on the file's text (JavaScript's JSON is Python's, less NaN and
+    Infinity), or None; a file too big or unreadable to tell is left alone."""
+    raw = safe_read.read_or_none(path, safe_read.CONFIG)
+    if raw is None:
+        return None
+    try:
+        json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)  # (a BOM: not judged, not measured)
+    except UnicodeDecodeError:
+        return None
+    except ValueError as err:
+        return f"{err.msg} at line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else str(err)
+    return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _sample_of(path: Path) -> Path | None:
+    """A file beside a missing one that stands for it (`policy.example.json`, `policy.json.sample`)."""
+    try:
+        names = sorted(os.listdir(path.parent))
+    except OSError:
+        return None
+    stem = path.name.split(".")[0]
+    return next((path.parent / name for name in names if name != path.name and name.startswith(stem + ".")
+                 and any(word in name for word in ("example", "sample", "template", "dist", "default"))), None)
 
 
 def _shown(path: Path, project: Path) -> str:
@@ -306,8 +364,33 @@ def _refusal_caught(plugin: PluginFile) -> Iterator[Finding]:
                                             script=guard.name, refusal=caught.line)
             continue
         yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place,
-                                    variant=None if caught.what == "shell" else "throw", refusal=caught.line,
-                                    catch=caught.catch.line)
+                                    variant=None if caught.what == "shell" else "imported" if caught.what == "function"
+                                    and not caught.thrown else caught.what, refusal=caught.line,
+                                    catch=caught.catch.line, name=caught.name, thrown=caught.thrown)
+
+
+@PLUGIN_RULES.rule("host/opencode-path-compared-relative")
+def _path_compared_relative(plugin: PluginFile) -> Iterator[Finding]:
+    """An absolute path argument tested against relative names (plugins.RelativeTest)."""
+    for test in plugin.facts.relative_tests if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-path-compared-relative", plugin.file, *test.place,
+                                    argument=test.argument, written=test.written)
+
+
+@PLUGIN_RULES.rule("host/opencode-hook-twice")
+def _hook_twice(plugin: PluginFile) -> Iterator[Finding]:
+    """A hook key the returned object holds twice: the earlier function never runs (plugins.Twice)."""
+    for twice in plugin.facts.twice if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-hook-twice", plugin.file, *twice.lost,
+                                    variant="guard" if twice.guard else None, key=twice.key, kept=twice.kept.line)
+
+
+@PLUGIN_RULES.rule("host/opencode-refusal-unread")
+def _refusal_unread(plugin: PluginFile) -> Iterator[Finding]:
+    """A refusal tool.execute.before writes where opencode does not read it (plugins.Unread)."""
+    for unread in plugin.facts.unread if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-refusal-unread", plugin.file, *unread.place,
+                                    variant=None if unread.what == "field" else unread.what, name=unread.name)
 
 
 @PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
@@ -370,6 +453,51 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
             if written not in compared:
                 yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place, variant="server",
                                             name=name, server=server, own=written)
+        elif not (own or mcp or replaced) and _never_offered(plugin, name, servers):
+            near = opencode.OTHER_HOSTS_TOOL_NAMES.get(name.lower())
+            if near not in compared:
+                yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
+                                            variant="other" if near else "unknown", name=name, own=near,
+                                            tools=", ".join(t for t in opencode.OWN_TOOLS if t not in ("invalid", "batch")))
+
+
+def _never_offered(plugin: PluginFile, name: str, servers: list[str]) -> bool:
+    """A tool name no session of this project can have in input.tool: not one of opencode's own,
+    nor a custom tool the config folders or a plugin add, nor (for a name with `_` or `-`) an MCP
+    server's or another host's name opencode could share with one; never claimed while an npm
+    plugin, which may add any tool, is listed."""
+    extra = plugin.ctx.once(_tools_beyond_builtin)
+    if extra is not None and (name in extra or name.lower() in extra):
+        return False
+    if extra is None or "_" in name or "-" in name:  # (an MCP tool is <server>_<tool>)
+        return name.lower() in opencode.OTHER_HOSTS_TOOL_NAMES and not any(
+            name.startswith(opencode.tool_name(server) + "_") for server in servers)
+    return bool(name) and name.isascii() and not name.startswith(("mcp", "*"))
+
+
+def _tools_beyond_builtin(ctx: Context) -> frozenset[str] | None:
+    """The tools beyond opencode's own a session can be offered in this run's projects (custom
+    tools, plugins' `tool` hooks); None when they cannot be known (an npm plugin is listed, or a
+    plugin adds tools under names its code does not spell out)."""
+    folders = {opencode.config_dir()}
+    for file in ctx.files:
+        if file.kind == "opencode-plugin":
+            folders.add(file.path.parent.parent)
+            if file.source is not None and b'tool' in file.source and "tool" in plugins.analyse(
+                    file.path, file.source).hooks:
+                return None
+        elif file.kind == "opencode-config":
+            folders.add(file.path.parent if file.path.parent.name == ".opencode" else file.path.parent / ".opencode")
+            if file.source is not None and b'"plugin"' in file.source and file.error is None:
+                try:
+                    data = opencode.read_config(file.path, file.source)
+                except (ValueError, HookwrightError):
+                    return None
+                if any(opencode.local_plugin(file.path, entry) is None for entry in opencode.plugin_specs(data)):
+                    return None
+        if file.project is not None:
+            folders.add(file.project / ".opencode")
+    return opencode.custom_tools(folders)
 
 
 @PLUGIN_RULES.rule("host/opencode-tool-prefix-name")
@@ -462,9 +590,15 @@ def _tool_pattern(plugin: PluginFile) -> Iterator[Finding]:
                                             written=test.written, own=f"{own}<tool>" if own else "<server>_<tool>")
             continue
         claude = [name for name in BUILTIN_TOOLS if pattern.search(name) and name in OPENCODE_TOOL_OF]
+        extra = plugin.ctx.once(_tools_beyond_builtin) or frozenset()
+        other = [name for name in opencode.OTHER_HOSTS_TOOL_NAMES if pattern.fullmatch(name) and name not in extra]
         if claude:
             yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, written=test.written,
                                         names=", ".join(claude), own=", ".join(OPENCODE_TOOL_OF[n] for n in claude))
+        elif other:  # (`/^(shell|run_shell_command)$/`: whole names, of other hosts alone)
+            yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, variant="other",
+                                        written=test.written, names=", ".join(other),
+                                        own=", ".join(dict.fromkeys(opencode.OTHER_HOSTS_TOOL_NAMES[n] for n in other)))
 
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
@@ -844,3 +978,30 @@ def _plugin_missing(config: OpencodeConfig) -> Iterator[Finding]:
         if path is not None and not path.exists():
             yield config.ctx.finding_at("host/opencode-plugin-missing", config.file, *config.line_of(spec), spec=spec,
                                         path=path)
+        elif path is not None and path.is_dir() and not any(
+                (path / name).is_file() for name in ("package.json", *opencode.FOLDER_ENTRIES)):
+            yield config.ctx.finding_at("host/opencode-plugin-missing", config.file, *config.line_of(spec),
+                                        variant="folder", spec=spec, path=path,
+                                        entries=", ".join(opencode.FOLDER_ENTRIES))
+
+
+@CONFIG_RULES.rule("host/opencode-plugin-not-a-path")
+def _plugin_not_a_path(config: OpencodeConfig) -> Iterator[Finding]:
+    """A `plugin` entry meant as a local file that opencode takes for an npm package: it treats a
+    spec as a path only when it starts with `.`, `/` (or a drive) or `file://` (the 1.18.33
+    binary's loader), so `plugins/guard.js` or `~/hooks/guard.js` is looked up on npm and never loads."""
+    base = config.file.path.parent.parent if config.file.path.parent.name == ".opencode" else config.file.path.parent
+    for entry in opencode.plugin_specs(config.data):
+        spec = _spec(entry)
+        if not isinstance(spec, str) or opencode.local_plugin(config.file.path, entry) is not None or \
+                spec.startswith("@") or ":" in spec or "#" in spec:
+            continue
+        home = spec.startswith("~")
+        written = (Path.home() / spec[2:]) if spec.startswith("~/") else base / spec
+        if home or spec.lower().endswith(PLUGIN_SUFFIXES) or "/" in spec and disk.exists(written):
+            yield config.ctx.finding_at("host/opencode-plugin-not-a-path", config.file, *config.line_of(spec),
+                                        variant="home" if home else None, spec=spec,
+                                        fix=str(written) if home else f"./{spec}")
+
+
+PLUGIN_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx")

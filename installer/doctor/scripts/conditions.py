@@ -288,6 +288,13 @@ def relative_path_pattern(text: str) -> bool:
     return "/" in text and not text.startswith(("/", "*", "~", "$", "?", "[")) and " " not in text
 
 
+def bare_name(text: str) -> bool:
+    """A file's bare name or a pattern anchored at one (`.env`, `secrets.json`, `.env*` of a
+    startswith): an absolute path never equals it, nor starts with it."""
+    return "." in text and text not in ("null", "None", "undefined", "-") and " " not in text \
+        and not text.startswith(("/", "*", "~", "$", "?", "[", "\\"))
+
+
 def normalises_paths(code: str) -> bool:
     """Whether the code may turn the path it got into another (relative to the project...)."""
     return bool(_NORMALISED.search(code))

@@ -617,6 +617,10 @@ def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
     if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
         return False
     dumped = strings.resolve(call.args[0])
+    while isinstance(dumped, ast.BinOp) and isinstance(dumped.op, ast.Add):  # json.dumps(answer) + "\n"
+        dumped = strings.resolve(dumped.left)
+    if isinstance(dumped, ast.JoinedStr):  # f"{json.dumps(answer)}\n"
+        dumped = next((part.value for part in dumped.values if isinstance(part, ast.FormattedValue)), None)
     if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
         return False
     written = dumped.args[0]

@@ -124,7 +124,8 @@ class PluginFacts:
                  compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
                  imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = (),
                  unreturned: tuple[tuple[str, Place, str], ...] = (), caught: tuple["Caught", ...] = (),
-                 tool_patterns: tuple["ToolPattern", ...] = ()) -> None:
+                 tool_patterns: tuple["ToolPattern", ...] = (), twice: tuple["Twice", ...] = (),
+                 unread: tuple["Unread", ...] = (), relative_tests: tuple["RelativeTest", ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -157,6 +158,9 @@ class PluginFacts:
         # a hook's function the plugin's returned object does not hold at its top level
         self.unreturned = unreturned
         self.tool_patterns = tool_patterns  # the regexes and substrings its tool hooks test input.tool with
+        self.twice = twice  # hook keys its returned object holds twice (the earlier never runs)
+        self.unread = unread  # refusals its tool.execute.before writes where opencode does not read them
+        self.relative_tests = relative_tests  # tests of an absolute path argument against relative names
 
 
 class ToolPattern(Record):
@@ -175,14 +179,18 @@ class LoadRead(Record):
     path: str
     place: Place
     in_plugin: bool  # in the plugin function (opencode logs the throw); else at the top level (it does not)
+    joined: bool = False  # built from the working folder (`join(directory, ...)`), not a bare relative path
+    parsed: bool = False  # its text goes straight to JSON.parse (which throws on a file that is no JSON)
 
 
-def analyse(path: Path, source: bytes) -> PluginFacts:
-    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source)
+def analyse(path: Path, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
+    """What the plugin does; `imported`: the names (as this module binds them: `check`, `policy.check`)
+    of the functions it imports from its own modules that throw (throwing_exports of each)."""
+    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source, imported)
 
 
 @lru_cache(maxsize=1024)
-def _analyse(typescript: bool, source: bytes) -> PluginFacts:
+def _analyse(typescript: bool, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
@@ -198,10 +206,14 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     local_changes: list[tuple[str, Place]] = []
     compared_types: list[tuple[str, Place]] = []
     caught: list[Caught] = []
+    unread: list[Unread] = []
+    relative_tests: list[RelativeTest] = []
     tool_patterns: list[ToolPattern] = []
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
+    functions = _functions_by_name(root)
+    functions.update({name: root for name in imported if name not in functions})  # (root: throws in its module)
     for key, function, place in _hook_functions(root):
         hooks.add(key)
         if function is None:
@@ -242,7 +254,9 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
         returns += _ignored_returns(function)
         lost += _lost_promises(function, found_writes)
-        caught += _caught_refusals(function)
+        caught += _caught_refusals(function, functions)
+        unread += _unread_refusals(function, params)
+        relative_tests += _relative_tests(function, params, consts)
         prefixings += _prefixings(function, params, scope)
         throws = _throws(function)
         if throws:
@@ -264,7 +278,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(_status_tests(root)) if HOOK in hooks else (),
                        (*_imports(root, typescript), *_load_imports(root, plugins)),
                        tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught),
-                       tuple(sorted(set(tool_patterns), key=lambda found: found.place)))
+                       tuple(sorted(set(tool_patterns), key=lambda found: found.place)),
+                       tuple(_twice(root, plugins, consts)), tuple(unread), tuple(relative_tests))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -822,17 +837,7 @@ def _constant(node: Node | None, consts: dict[str, Node], depth: int = 0) -> str
     if node.type == "string":
         return _text(node)[1:-1]
     if node.type == "template_string":
-        parts = []
-        for child in node.children:
-            if child.type == "template_substitution":
-                inner = child.named_children[0] if child.named_children else None
-                value = _constant(inner, consts, depth + 1)
-                if value is None:
-                    return None
-                parts.append(value)
-            elif child.type == "string_fragment":
-                parts.append(_text(child))
-        return "".join(parts)
+        return _template_text(node.children, consts, depth + 1)
     if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
         left = _constant(node.child_by_field_name("left"), consts, depth + 1)
         right = _constant(node.child_by_field_name("right"), consts, depth + 1)
@@ -1077,13 +1082,15 @@ class Caught(Record):
     ShellError on any exit but 0 before the test of its exitCode is reached, or a call that throws
     when its program exits non-zero (execFileSync), whose throw is the refusal itself."""
 
-    place: Place  # the `$` call (shell), or the catch clause (throw, call: the change goes there)
-    what: str  # "shell", "call" or "throw"
-    catch: Place  # the catch clause
+    place: Place  # the `$` call (shell), or the catch clause (throw, call, function: the change goes there)
+    what: str  # "shell", "call", "throw", or "function" (a function of the plugin's own that throws)
+    catch: Place  # the catch clause (or the .catch() callback, Promise.allSettled)
     line: int  # the line of the refusal the catch swallows (the throw, the exitCode test, the throwing call)
+    name: str = ""  # (function) the function called, whose throw is the refusal
+    thrown: int = 0  # (function) the line of its throw (0: in another module of the plugin's)
 
 
-def _caught_refusals(function: Node) -> list[Caught]:
+def _caught_refusals(function: Node, functions: dict[str, Node]) -> list[Caught]:
     """Each try of a tool.execute.before hook that refuses inside (a throw, or a test of the exit
     status of Bun's `$`) and whose catch takes every error for a pass: Bun 1.3.14 (opencode
     1.18.33's) throws ShellError("Failed with exit code 2") from `await $`...`.quiet()` when the
@@ -1104,6 +1111,8 @@ def _caught_refusals(function: Node) -> list[Caught]:
         throwing = [n for n in shells if "nothrow" not in _methods_around(n)]
         calls = [n for n in _walk(body) if n.type == "call_expression" and _throws_on_failure(n)
                  and not _in_function_below(n, body)]
+        own = [(n, thrown) for n in _walk(body) if n.type == "call_expression" and not _in_function_below(n, body)
+               and (thrown := _thrown_by_call(n, functions)) is not None]
         if throwing and (tested or throws):
             refusal = (tested or throws)[0]
             found.append(Caught(_place(throwing[0]), "shell", catch, refusal.start_point[0] + 1))
@@ -1111,6 +1120,73 @@ def _caught_refusals(function: Node) -> list[Caught]:
             found.append(Caught(catch, "throw", catch, throws[0].start_point[0] + 1))
         elif calls and not tested:  # (its throw is the refusal: nothing else in the try refuses)
             found.append(Caught(catch, "call", catch, calls[0].start_point[0] + 1))
+        elif own:
+            call, thrown = own[0]
+            found.append(Caught(catch, "function", catch, call.start_point[0] + 1,
+                                _text(call.child_by_field_name("function")), _line_in_module(thrown)))
+    return found + _settled_refusals(function, functions)
+
+
+def _thrown_by_call(call: Node, functions: dict[str, Node], depth: int = 0, settled: bool = False) -> Node | None:
+    """The throw a call of the plugin's own function ends in (`check(cmd)` where check throws, or
+    calls another of its own that does), one level or more down; None when the function is not the
+    module's, never throws where its caller can catch it (an async one not awaited rejects a
+    promise instead), or catches its own throws."""
+    name = _text(call.child_by_field_name("function"))
+    called = functions.get(name)
+    if called is not None and called.type == "program":  # (imported: it throws in its own module)
+        return called
+    if called is None or depth > 3 or _is_async(called) and not (settled or _awaited(call)):
+        return None
+    throws = _throw_nodes(called)
+    if throws:
+        return throws[0]
+    for inner in _own_nodes(called):
+        if inner.type == "call_expression" and inner != call:
+            thrown = _thrown_by_call(inner, functions, depth + 1)
+            if thrown is not None:
+                return thrown
+    return None
+
+
+def _line_in_module(thrown: Node) -> int:
+    """The line of a throw in this module; 0 for one in another module (an imported function's)."""
+    return 0 if thrown.type == "program" else thrown.start_point[0] + 1
+
+
+def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught]:
+    """A refusal of the plugin's own function turned into a value before it reaches opencode:
+    `check(cmd).catch((e) => log(e))`, whose callback neither throws nor rejects again, and
+    `Promise.allSettled([check(cmd)])`, whose rejections are results that nothing after it throws on."""
+    found = []
+    for node in _own_nodes(function):
+        if node.type != "call_expression":
+            continue
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        values = arguments.named_children if arguments is not None else []
+        if callee is not None and callee.type == "member_expression" and \
+                _text(callee.child_by_field_name("property")) == "catch" and values:
+            target = _unwrapped(callee.child_by_field_name("object"))
+            handler = values[0]
+            name = _text(target.child_by_field_name("function")) if target is not None \
+                and target.type == "call_expression" else ""
+            called = functions.get(name) if name else None
+            thrown = [called] if called is not None and called.type == "program" else \
+                _throw_nodes(called) if called is not None and _is_async(called) else []
+            if thrown and not _refuses(handler) and "Promise.reject" not in _text(handler):
+                found.append(Caught(_place(handler), "function", _place(handler), node.start_point[0] + 1,
+                                    name, _line_in_module(thrown[0])))
+        elif _text(callee) == "Promise.allSettled" and values:
+            inner = [(n, t) for n in _walk(values[0]) if n.type == "call_expression"
+                     and (t := _thrown_by_call(n, functions, settled=True)) is not None]
+            statement = node
+            while statement.parent is not None and statement.parent.type not in ("statement_block", "program"):
+                statement = statement.parent
+            if inner and not any(_refuses(after) for after in _following(statement)):
+                call, throw = inner[0]
+                found.append(Caught(_place(node), "function", _place(node), call.start_point[0] + 1,
+                                    _text(call.child_by_field_name("function")), _line_in_module(throw)))
     return found
 
 
@@ -1737,7 +1813,22 @@ def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Nod
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
             path = _path_constant(first, consts)
             if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
-                yield LoadRead(path, _place(node), body is not root)
+                yield LoadRead(path, _place(node), body is not root,
+                               first is not None and any(_text(part) in WORKING_FOLDER for part in _walk(first)),
+                               _parsed_as_json(node))
+
+
+def _parsed_as_json(read: Node) -> bool:
+    """`JSON.parse(readFileSync(...))`, `JSON.parse(await readFile(...))`, `await Bun.file(...).json()`."""
+    parent = read.parent
+    while parent is not None and parent.type in ("await_expression", "parenthesized_expression", "arguments"):
+        parent = parent.parent
+    if parent is not None and parent.type == "call_expression" and _text(parent.child_by_field_name("function")) == \
+            "JSON.parse":
+        return True
+    member = read.parent
+    return member is not None and member.type == "member_expression" and \
+        _text(member.child_by_field_name("property")) == "json"
 
 
 def _awaited(call: Node) -> bool:
@@ -1748,18 +1839,51 @@ def _awaited(call: Node) -> bool:
     return node is not None and node.type == "await_expression"
 
 
+# what names the folder opencode works in, for a path joined to it: the working folder, and the
+# plugin context's `directory` and `worktree` (the project, and its git root: the same folder for a
+# session started at the root, docs/hosts/opencode.md#plugin-loading)
+WORKING_FOLDER = frozenset({"process.cwd()", "directory", "worktree", "ctx.directory", "ctx.worktree",
+                            "input.directory", "input.worktree", "context.directory", "context.worktree"})
+
+
 def _path_constant(node: Node | None, consts: dict[str, Node]) -> str | None:
-    """A path a read always gets: a constant, or `join(...)`/`resolve(...)` of constants (and of
-    `process.cwd()`, the working folder a relative path means anyway)."""
+    """A path a read always gets, relative to opencode's working folder: a constant, or
+    `join(...)`/`resolve(...)` of constants and of the working folder (`process.cwd()`, the
+    plugin's `directory`), or a template that starts with that folder (`${directory}/policy.json`)."""
     node = _unwrapped(node)
+    if node is not None and node.type == "template_string":
+        substitutions = [c for c in node.children if c.type == "template_substitution"]
+        if substitutions and _text(substitutions[0].named_children[0] if substitutions[0].named_children else None) \
+                in WORKING_FOLDER and node.children[1] == substitutions[0]:
+            rest = _template_after(node, substitutions[0], consts)
+            return rest.lstrip("/") if rest else None
     if node is not None and node.type == "call_expression" and _called(node) in ("join", "resolve"):
         arguments = node.child_by_field_name("arguments")
         parts = [part for part in (arguments.named_children if arguments is not None else ())
-                 if _text(part) != "process.cwd()"]
+                 if _text(part) not in WORKING_FOLDER]
         values = [value for part in parts if (value := _constant(part, consts))]
         return "/".join(v.strip("/") if i else v.rstrip("/") for i, v in enumerate(values)) \
             if parts and len(values) == len(parts) else None
     return _constant(node, consts)
+
+
+def _template_after(template: Node, first: Node, consts: dict[str, Node]) -> str | None:
+    """The constant text of a template after its first substitution (None: more that varies)."""
+    return _template_text(template.children[template.children.index(first) + 1:], consts, 0)
+
+
+def _template_text(children: list[Node], consts: dict[str, Node], depth: int) -> str | None:
+    """The text of these parts of a template, each substitution a constant (None: one varies)."""
+    parts = []
+    for child in children:
+        if child.type == "template_substitution":
+            value = _constant(child.named_children[0] if child.named_children else None, consts, depth)
+            if value is None:
+                return None
+            parts.append(value)
+        elif child.type == "string_fragment":
+            parts.append(_text(child))
+    return "".join(parts)
 
 
 def _called(call: Node) -> str:
@@ -1789,3 +1913,356 @@ def _unreturned(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str
                                else _text(outer_key))
         elif any(_encloses(plugin, function) for plugin in silent):
             yield key, place, ""
+
+
+# ---- hooks the returned object loses ---------------------------------------------------------------
+
+class Twice(Record):
+    """A hook key the object a plugin function returns holds twice: the later value replaces the
+    earlier one, whose function opencode never gets."""
+    key: str
+    lost: Place  # the earlier key (or the spread, Object.assign source that brings it)
+    kept: Place  # the later one
+    guard: bool  # the lost function refuses calls (throws)
+
+
+def _twice(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node]) -> Iterator[Twice]:
+    """Hook keys given twice in what a plugin function returns: `{"a.b": f, "a.b": g}`, quoted,
+    unquoted or computed alike; `{...x, ...y}` and `Object.assign({}, x, y)` where x and y (an
+    object, another plugin function's hooks, `await Other(ctx)`) both hold the key. A later value
+    that calls the earlier one (`base["tool.execute.before"](input, output)`) wraps it, and is left alone."""
+    functions = _functions_by_name(root)
+    for node in _walk(root):
+        if node.type == "object" and node.named_children and _returned_by(node.named_children[0], plugins):
+            parts = [(member, _members(member, consts, functions)) for member in node.named_children]
+        elif node.type == "call_expression" and _text(node.child_by_field_name("function")) == "Object.assign" \
+                and _returned_call(node, plugins) and (arguments := node.child_by_field_name("arguments")) is not None:
+            parts = [(source, _members(source, consts, functions, spread=True)) for source in arguments.named_children]
+        else:
+            continue
+        seen: dict[str, tuple[Node, Node | None]] = {}
+        for where, members in parts:
+            for key, value in members:
+                if "." not in key and key not in ("event", "tool", "config", "auth"):
+                    continue
+                earlier = seen.get(key)
+                if earlier is not None and not (value is not None and _calls_the_earlier(value, key)):
+                    lost = earlier[1]
+                    yield Twice(key, _place(earlier[0]), _place(where if where.type != "pair" else where),
+                                lost is not None and lost.type in FUNCTIONS | {"method_definition"}
+                                and bool(_throw_nodes(lost)))
+                seen[key] = (where, value)
+
+
+def _returned_call(call: Node, plugins: set[tuple[int, int]]) -> bool:
+    """The call is what a plugin function returns (`=> Object.assign(...)`, `return Object.assign(...)`)."""
+    parent = call.parent
+    while parent is not None and parent.type in WRAPPING | {"await_expression"}:
+        parent = parent.parent
+    function = parent if parent is not None and parent.type == "arrow_function" else None
+    if parent is not None and parent.type == "return_statement":
+        function = parent.parent
+        while function is not None and function.type not in FUNCTIONS | {"method_definition"}:
+            function = function.parent
+    return function is not None and (function.start_byte, function.end_byte) in plugins
+
+
+def _members(member: Node, consts: dict[str, Node], functions: dict[str, Node], spread: bool = False,
+             depth: int = 0) -> list[tuple[str, Node | None]]:
+    """(key, value) of an object's member: a pair or a method gives one; a spread (or, `spread`, a
+    source of Object.assign) gives the keys of the object it spreads, where that can be read."""
+    if member.type == "pair":
+        key = member.child_by_field_name("key")
+        name = _unquoted(key) if key is not None and key.type == "string" else \
+            _constant(key.named_children[0], consts) if key is not None and key.type == "computed_property_name" \
+            and key.named_children else _text(key)
+        return [(name, member.child_by_field_name("value"))] if name else []
+    if member.type == "method_definition":
+        key = member.child_by_field_name("name")
+        name = _unquoted(key) if key is not None and key.type == "string" else _text(key)
+        return [(name, member)] if name else []
+    if member.type == "spread_element" or spread:
+        value = member.named_children[0] if member.type == "spread_element" and member.named_children else member
+        return _object_members(value, consts, functions, depth)
+    return []
+
+
+def _object_members(value: Node | None, consts: dict[str, Node], functions: dict[str, Node],
+                    depth: int) -> list[tuple[str, Node | None]]:
+    """The members of the object a value is: a literal, a `const` naming one, or what a plugin
+    function of the module returns (`await Guard(ctx)`, `Guard(ctx)`)."""
+    value = _unwrapped(value)
+    if value is not None and value.type == "await_expression" and value.named_children:
+        value = _unwrapped(value.named_children[0])
+    if value is None or depth > 3:
+        return []
+    if value.type == "identifier":
+        named = consts.get(_text(value))
+        return _object_members(named, consts, functions, depth + 1) if named is not None else []
+    if value.type == "call_expression":
+        called = functions.get(_text(value.child_by_field_name("function")))
+        returned = _returned_object(called) if called is not None else None
+        return _object_members(returned, consts, functions, depth + 1) if returned is not None else []
+    if value.type == "object":
+        return [found for member in value.named_children for found in _members(member, consts, functions,
+                                                                                 depth=depth + 1)]
+    return []
+
+
+def _returned_object(function: Node) -> Node | None:
+    """The object literal a function returns: `=> ({...})`, or its one `return {...}`."""
+    body = function.child_by_field_name("body")
+    body = _unwrapped(body)
+    if body is not None and body.type == "object":
+        return body
+    returns = [n for n in _own_nodes(body) if n.type == "return_statement"] if body is not None else []
+    values = [_unwrapped(r.named_children[0]) for r in returns if r.named_children]
+    objects = [v for v in values if v is not None and v.type == "object"]
+    return objects[0] if len(objects) == 1 else None
+
+
+def _functions_by_name(root: Node) -> dict[str, Node]:
+    """The module's functions by the name a call gives them: `function check() {}`, `const check =
+    () => {}` (at any depth: a plugin's helpers live inside it too), and `lib.check` for a function
+    in an object a `const` names (`const lib = { check(cmd) {...} }`)."""
+    found: dict[str, Node] = {}
+    for node in _walk(root):
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            found.setdefault(_name(node), node)
+        elif node.type == "variable_declarator":
+            name, value = _text(node.child_by_field_name("name")), _unwrapped(node.child_by_field_name("value"))
+            if value is not None and value.type in FUNCTIONS:
+                found.setdefault(name, value)
+            elif value is not None and value.type == "object":
+                for member in value.named_children:
+                    inner = member.child_by_field_name("value") if member.type == "pair" else member
+                    key = member.child_by_field_name("key" if member.type == "pair" else "name")
+                    if inner is not None and inner.type in FUNCTIONS | {"method_definition"} and key is not None:
+                        found.setdefault(f"{name}.{_unquoted(key) or _text(key)}", inner)
+    return found
+
+
+def _calls_the_earlier(value: Node, key: str) -> bool:
+    """The later hook calls the one it replaces (`base["tool.execute.before"]?.(input, output)`)."""
+    return value.type in FUNCTIONS | {"method_definition"} and any(
+        n.type == "subscript_expression" and _unquoted(n.child_by_field_name("index")) == key for n in _walk(value))
+
+
+# ---- refusals written in another protocol ------------------------------------------------------------
+
+# what other hooks and hosts refuse with: permission.ask's `output.status = "deny"`, Claude Code's and
+# Codex's answer fields, and the words a guard names its verdict by (`output.block = true`)
+ANSWER_FIELDS = frozenset({"status", "block", "blocked", "abort", "aborted", "deny", "denied", "decision",
+                           "permissionDecision", "permissionDecisionReason", "permission", "allow", "allowed",
+                           "cancel", "cancelled", "canceled", "reason", "hookSpecificOutput", "continue", "stopReason",
+                           "error", "reject", "rejected", "skip", "approved"})
+PRINTS = frozenset({"console.log", "console.info", "process.stdout.write", "console.error", "process.stderr.write"})
+
+
+class Unread(Record):
+    """A refusal tool.execute.before writes where opencode never reads it: a field of `output` but
+    `args` (`output.status = "deny"`), `process.exitCode`, or an answer printed in Claude Code's
+    JSON; with no throw beside it, the call runs."""
+    what: str  # "field", "exit" or "printed"
+    name: str  # the field as written (output.status...), or the printed key (permissionDecision...)
+    place: Place
+
+
+def _unread_refusals(function: Node, params: dict[str, str]) -> list[Unread]:
+    """The refusals a tool.execute.before writes where opencode does not look (its `trigger` awaits
+    each hook with `(input, {args})` and reads back `args` alone: docs/hosts/opencode.md#blocking),
+    in a block that does not throw too."""
+    output = params.get("output")
+    found, blocks = [], set()
+    for node in _own_nodes(function):
+        unread: Unread | None = None
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            left = node.child_by_field_name("left")
+            target = field = ""
+            if left is not None and left.type in ("member_expression", "subscript_expression"):
+                target = _text(left.child_by_field_name("object"))
+                field = _text(left.child_by_field_name("property")) if left.type == "member_expression" \
+                    else _unquoted(left.child_by_field_name("index")) or ""
+            if target and target in (output, params.get("input")) and field in ANSWER_FIELDS:
+                unread = Unread("field", f"{target}.{field}", _place(node))
+            elif target == "process" and field == "exitCode":
+                unread = Unread("exit", field, _place(node))
+        elif node.type == "call_expression":
+            called = _text(node.child_by_field_name("function"))
+            arguments = node.child_by_field_name("arguments")
+            values = arguments.named_children if arguments is not None else []
+            if called == "Object.assign" and output and values and _text(values[0]) == output:
+                fields = [key for source in values[1:] for key in _object_keys(source) if key in ANSWER_FIELDS]
+                unread = Unread("field", f"{output}.{fields[0]}", _place(node)) if fields else None
+            elif called in PRINTS and values:
+                printed = [_unquoted(n.child_by_field_name("key")) or _text(n.child_by_field_name("key"))
+                           for n in _walk(values[0]) if n.type == "pair"]
+                keys = [key for key in printed if key in ("permissionDecision", "decision", "hookSpecificOutput")]
+                unread = Unread("printed", keys[0], _place(node)) if keys else None
+        block = _block_of(node) if unread is not None else None
+        if unread is not None and block is not None and not _refuses(block) and block.start_byte not in blocks:
+            blocks.add(block.start_byte)  # (one finding a block: `output.status = "deny"; output.reason = ...`)
+            found.append(unread)
+    return found
+
+
+def _block_of(node: Node) -> Node:
+    """The block (or the branch of an if without braces) a node's statement is in."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("statement_block", "if_statement", "else_clause",
+                                                      "switch_case", "program"):
+        parent = parent.parent
+    return parent if parent is not None else node
+
+
+# ---- paths compared as the model never sends them ----------------------------------------------------
+
+# the arguments opencode's tools take as an absolute path: read, write and edit's schemas in the
+# 1.18.33 binary ("The absolute path to the file to write (must be absolute, not relative)"); lsp's
+# takes either, and glob's and grep's `path` is a folder that may be relative
+ABSOLUTE_ARGUMENTS = frozenset({"filePath"})
+# what a hook does to a path that makes its own comparisons fit either form: relative to the project,
+# its last part, the project's folder cut off
+PATH_FITTING = frozenset({"relative", "basename", "replace", "replaceAll", "slice", "substring", "substr",
+                          "split", "normalize", "toRelative", "matchesGlob", "minimatch", "isMatch", "micromatch",
+                          "picomatch", "match", "test", "resolve", "fileURLToPath", "realpathSync"})
+
+
+SUBSTRING_TESTS = frozenset({"endsWith", "includes", "indexOf", "lastIndexOf", "search"})
+
+
+class RelativeTest(Record):
+    """A test of an absolute path argument against relative names (`filePath === "src/a.ts"`,
+    `PROTECTED.has(filePath)` with `.env` in it, `filePath.startsWith(".env")`): never true."""
+    argument: str
+    written: str  # the first relative name it is compared with
+    place: Place
+
+
+def _relative_tests(function: Node, params: dict[str, str], consts: dict[str, Node]) -> list[RelativeTest]:
+    """The hook's tests of an absolute path argument (ABSOLUTE_ARGUMENTS) against relative names, in a
+    hook that never fits the path to them (path.relative, basename, endsWith...: PATH_FITTING)."""
+    is_args, _ = _args_test(function, params)
+    names: dict[str, str] = {}
+
+    def argument(node: Node | None) -> str | None:
+        node = _unwrapped(node)
+        if node is not None and node.type == "call_expression" and _text(node.child_by_field_name("function")) == "String":
+            arguments = node.child_by_field_name("arguments")
+            node = _unwrapped(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
+        if node is not None and node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in (
+                "??", "||"):
+            node = _unwrapped(node.child_by_field_name("left"))
+        if node is None:
+            return None
+        if node.type == "member_expression" and is_args(node.child_by_field_name("object")):
+            key = _text(node.child_by_field_name("property"))
+        elif node.type == "subscript_expression" and is_args(node.child_by_field_name("object")):
+            key = _unquoted(node.child_by_field_name("index")) or ""
+        else:
+            return names.get(_text(node)) if node.type == "identifier" else None
+        return key if key in ABSOLUTE_ARGUMENTS else None
+
+    for node in _walk(function):  # the names a path argument is given (`const file = output.args.filePath`)
+        if node.type != "variable_declarator":
+            continue
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is not None and name.type == "identifier" and (bound := argument(value)) is not None:
+            names[_text(name)] = bound
+        elif name is not None and name.type == "object_pattern" and is_args(value):
+            for part in name.named_children:
+                written, _, local = _text(part).split("=")[0].partition(":")
+                if written.strip() in ABSOLUTE_ARGUMENTS:
+                    names[(local or written).strip()] = written.strip()
+    found = []
+    for node in _walk(function):  # (a hook that fits the path to its names somewhere: its tests are left alone)
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is None:
+            continue
+        on_path = callee.type == "member_expression" and argument(callee.child_by_field_name("object")) is not None
+        if on_path and _called(node) in SUBSTRING_TESTS or _called(node) in PATH_FITTING and any(
+                argument(n) is not None for n in _walk(node)):
+            return []
+    for node in _walk(function):
+        tested: list[tuple[str, Node]] | None = None
+        key: str | None = None
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in EQUAL | UNEQUAL:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            for path, other in ((left, right), (right, left)):
+                literal = _constant(other, consts)
+                if (key := argument(path)) is not None and literal is not None:
+                    tested = [(literal, node)]
+                    break
+        elif node.type == "call_expression" and (callee := node.child_by_field_name("function")) is not None \
+                and callee.type == "member_expression":
+            method = _text(callee.child_by_field_name("property"))
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if method in ("has", "includes") and (key := argument(first)) is not None:
+                tested = _strings(callee.child_by_field_name("object"), consts)
+            elif method == "startsWith" and (key := argument(callee.child_by_field_name("object"))) is not None:
+                prefix = _constant(first, consts)
+                tested = [(prefix, node)] if prefix is not None else None
+        elif node.type == "switch_statement" and (key := argument(node.child_by_field_name("value"))) is not None:
+            tested = [(label, case) for case in _walk(node) if case.type == "switch_case"
+                      and (label := _constant(case.child_by_field_name("value"), consts)) is not None] or None
+        if key is None or not tested or not all(_relative_name(value) for value, _ in tested):
+            continue
+        found.append(RelativeTest(key, tested[0][0], _place(node)))
+    return found
+
+
+def _relative_name(value: str) -> bool:
+    """A name that is no absolute path and no pattern: `src/secrets.ts`, `.env`, `./config.json`."""
+    return bool(value) and not value.startswith(("/", "~", "\\\\")) and "*" not in value and "$" not in value \
+        and not (len(value) > 1 and value[1] == ":")
+
+
+
+# ---- the plugin's own modules ------------------------------------------------------------------------
+
+def local_imports(path: Path, source: bytes) -> dict[str, tuple[str, str]]:
+    """The names the plugin binds from its own modules (a relative import): local name -> (module
+    as written, the name it exports; "*" for a namespace, whose members are `ns.name`)."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts")).parse(source).root_node
+    found: dict[str, tuple[str, str]] = {}
+    for statement in (c for c in root.children if c.type == "import_statement"):
+        module = _unquoted(statement.child_by_field_name("source")) or ""
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if not module.startswith(("./", "../")) or clause is None:
+            continue
+        for node in _walk(clause):
+            if node.type == "import_specifier":
+                name = _text(node.child_by_field_name("name"))
+                found[_text(node.child_by_field_name("alias") or node.child_by_field_name("name"))] = (module, name)
+            elif node.type == "namespace_import":
+                found.update({_text(c): (module, "*") for c in node.named_children if c.type == "identifier"})
+        found.update({_text(n): (module, "default") for n in clause.named_children if n.type == "identifier"})
+    return found
+
+
+def throwing_exports(path: Path, source: bytes) -> frozenset[str]:
+    """The functions a module of the plugin's own exports that throw where their caller can catch
+    it (a throw of their own, or of a function of the module they call): `export function check`,
+    `export const check = () => ...`, `export { check as verify }`."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts")).parse(source).root_node
+    functions = _functions_by_name(root)
+    exported: dict[str, str] = {}  # exported name -> local name
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        declaration = statement.child_by_field_name("declaration")
+        if declaration is not None and declaration.type in FUNCTIONS:
+            exported[_name(declaration)] = _name(declaration)
+        elif declaration is not None:
+            exported.update({_name(d): _name(d) for d in declaration.named_children if d.type == "variable_declarator"})
+        for specifier in (n for n in _walk(statement) if n.type == "export_specifier"):
+            local = _text(specifier.child_by_field_name("name"))
+            exported[_text(specifier.child_by_field_name("alias") or specifier.child_by_field_name("name"))] = local
+    throwing = set()
+    for name, local in exported.items():
+        function = functions.get(local)
+        if function is None or function.type not in FUNCTIONS | {"method_definition"}:
+            continue
+        if _throw_nodes(function) or any(n.type == "call_expression" and _thrown_by_call(n, functions, 1) is not None
+                                         for n in _own_nodes(function)):
+            throwing.add(name)
+    return frozenset(throwing)

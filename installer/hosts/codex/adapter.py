@@ -48,6 +48,7 @@ from ..base import (
     Skipped,
     Target,
     check_events,
+    env_path,
     files_below,
     holds_events,
     plugin_top,
@@ -102,6 +103,13 @@ def codex_home() -> Path:
     return Path(os.path.abspath(value)) if value else Path.home() / ".codex"
 
 
+def xdg_folder() -> Path | None:
+    """$XDG_CONFIG_HOME/codex (else ~/.config/codex), where other tools keep their config but Codex
+    reads nothing (#config-files: it reads $CODEX_HOME alone); None where CODEX_HOME names it."""
+    folder = env_path("XDG_CONFIG_HOME", Path.home() / ".config") / "codex"
+    return None if resolved(folder) == resolved(codex_home()) else folder
+
+
 def home_as_codex_names_it() -> Path:
     """The folder as Codex names it in a hook's trust key: $CODEX_HOME with its links resolved
     (Codex canonicalises the variable), or ~/.codex as $HOME says."""
@@ -143,6 +151,11 @@ def read_store() -> trust.Store:
     """The trust the user's config.toml holds (none where there is no file)."""
     path = user_config()
     return trust.store_from(path, read_settings(path).data)
+
+
+COMMON_INPUT = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "model"})
+TOOL_INPUT = frozenset({"turn_id", "permission_mode", "tool_name", "tool_input", "tool_use_id", "agent_id", "agent_type"})
+MODEL_REQUEST = frozenset({"kind", "request_id", "attempt_number", "thread_id", "turn_id"})
 
 
 class Codex(MatcherGroups):
@@ -192,6 +205,16 @@ class Codex(MatcherGroups):
     tool_input_notes = {"apply_patch": "an edit's patch text: the paths are its `*** Add File:`, `*** Update File:` "
                                        "and `*** Delete File:` lines"}
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+    # what each event's hook gets on stdin (#stdin-payload, measured on 0.171.0; agent_id and
+    # agent_type inside a subagent, from the source): a script reading `user_prompt` reads nothing
+    input_fields = {event: COMMON_INPUT | fields for event, fields in {
+        "SessionStart": frozenset({"permission_mode", "source"}),
+        "UserPromptSubmit": frozenset({"turn_id", "permission_mode", "prompt"}),
+        "PreToolUse": TOOL_INPUT, "PostToolUse": TOOL_INPUT | {"tool_response"},
+        "PreModelRequest": MODEL_REQUEST, "PostModelRequest": MODEL_REQUEST | {
+            "status", "error", "token_usage", "response_id"},
+        "Stop": frozenset({"turn_id", "permission_mode", "stop_hook_active", "last_assistant_message"}),
+        "SessionEnd": frozenset({"reason"})}.items()}
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
     # (#output-protocol, #asking-the-user: measured on 0.171.0)
     rejected_answers = {"PreToolUse": {
@@ -273,13 +296,17 @@ class Codex(MatcherGroups):
         root = trust.root_of(start)
         if (root / FOLDER).is_dir() and not plugin_top(root):
             places.append(root / HOOKS_FILE)
+        xdg = xdg_folder()
+        places += [xdg / name for name in (HOOKS_FILE, CONFIG_FILE, *MISPLACED_NAMES)] if xdg is not None else []
         return below + [(path, "misplaced") for path in dict.fromkeys(places) if holds_events(path, trust.LABELS)]
 
     def read_instead(self, path: Path) -> tuple[str, str]:
         """A project's hooks in `.codex/hooks.json` (or `[hooks]` of `.codex/config.toml`), the
         user's in $CODEX_HOME's (#config-files)."""
         home = codex_home()
-        user = home in path.parents and FOLDER not in path.relative_to(home).parts[:-1]
+        xdg = xdg_folder()
+        user = home in path.parents and FOLDER not in path.relative_to(home).parts[:-1] or \
+            xdg is not None and xdg in path.parents
         folder = home if user else next((p for p in (path.parent, *path.parents) if p.name == FOLDER),
                                         trust.root_of(path.parent) / FOLDER)
         kind = CONFIG_KIND if path.suffix == ".toml" else KIND

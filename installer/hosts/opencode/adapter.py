@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ... import resources, safe_read
 from ...document import Document
@@ -44,6 +44,19 @@ EVENT = "tool.execute.before"
 # has no list, multiedit or todoread (measured: a call to one reaches the plugins as tool `invalid`)
 OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "lsp", "patch",
              "question", "read", "skill", "task", "todowrite", "webfetch", "websearch", "write")
+# what other hosts and other opencode versions call opencode's tools, for a plugin that compares
+# input.tool with one: opencode 1.18.33 offers none of them, so input.tool never equals one
+# (docs/hosts/opencode.md#tool-names; a call to a tool it does not offer reaches the plugins as `invalid`)
+OTHER_HOSTS_TOOL_NAMES = {
+    "shell": "bash", "sh": "bash", "terminal": "bash", "exec": "bash", "run": "bash", "command": "bash",
+    "local_shell": "bash", "exec_command": "bash", "run_shell_command": "bash", "run_terminal_cmd": "bash",
+    "execute_command": "bash", "write_file": "write", "create_file": "write", "writefile": "write",
+    "read_file": "read", "readfile": "read", "view": "read", "edit_file": "edit", "str_replace": "edit",
+    "str_replace_editor": "edit", "str_replace_based_edit_tool": "edit", "replace": "edit", "multiedit": "edit",
+    "search_replace": "edit", "list": "glob", "ls": "glob", "list_directory": "glob", "list_dir": "glob",
+    "find": "glob", "file_search": "glob", "search": "grep", "grep_search": "grep", "search_file_content": "grep",
+    "fetch": "webfetch", "web_fetch": "webfetch", "web_search": "websearch",
+    "update_plan": "todowrite", "todo": "todowrite", "agent": "task", "applypatch": "apply_patch"}
 # the names Claude Code gives the same tools, which the runtimes read (Claude Code's LS, MultiEdit
 # and TodoRead have none in opencode)
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
@@ -184,6 +197,9 @@ def config_folders(project: Path) -> list[tuple[str, Path]]:
 
 
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
+# what a plugin spec naming a folder loads, without a package.json there: the first of these (the
+# 1.18.33 binary's loader; neither there: "Plugin directory ... is missing package.json or index file")
+FOLDER_ENTRIES = ("index.ts", "index.tsx", "index.js", "index.mjs", "index.cjs")
 LOCAL_SPEC = lazy(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
 _JSON5_PLACE = lazy(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<column>\d+))?$")
 
@@ -239,6 +255,19 @@ def _lists_plugins(path: Path) -> bool:
         return any(True for _ in plugin_specs(read_config(path, raw)))
     except HookwrightError:
         return False
+
+
+def custom_tools(folders: Iterable[Path]) -> frozenset[str]:
+    """The tools the `tool/` and `tools/` folders of these config folders add: each file's name
+    (its named exports add `<file>_<export>`, which hold a `_`). Source: opencode's custom tools docs."""
+    found = set()
+    for folder in folders:
+        for sub in ("tool", "tools"):
+            try:
+                found |= {Path(name).stem for name in os.listdir(folder / sub) if name.endswith((".ts", ".js"))}
+            except OSError:
+                continue
+    return frozenset(found)
 
 
 def config_dir() -> Path:

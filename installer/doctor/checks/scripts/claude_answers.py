@@ -27,14 +27,11 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
     rows, cursor = code.claude_rows, code.cursor_rows
     if cursor and not any(row.blocks for row in cursor.values()):
         for exit_ in code.flow.exits:
-            if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does)
-                if script_flow.REFUSAL.search(exit_.message) or code.says_it_stops:  # a guard: the fix is its event
-                    yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "cursor-guard",
-                                               event=next(iter(cursor)), said=_said(exit_.message),
-                                               line=exit_.at.line, script="the hook")
-                    return
-                yield code.report("script/exit-2-does-not-block", exit_.at, "cursor", event=" and ".join(cursor),
-                                  said=_said(exit_.message))
+            if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does, and means nothing else:
+                # a guard, whatever its words say, whose fix is its event)
+                yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "cursor-guard",
+                                           event=next(iter(cursor)), said=_said(exit_.message),
+                                           line=exit_.at.line, script="the hook")
                 return
     for exit_ in code.flow.exits if rows else ():
         if exit_.status != 2:

@@ -25,18 +25,21 @@ def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
     """A field of some event's input (either host's) that none of the code's events sends, read by
     code that does not tell events apart."""
     facts, claude_events, cursor_events = code.facts, code.claude_events, code.cursor_events
-    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events) \
+    others = code.other_inputs
+    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events or others) \
             or not set(claude_events) <= set(CLAUDE_SENDS) or not set(cursor_events) <= set(CURSOR_SENDS):
         return  # (an event this table does not know: no judgement)
-    sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events))
-    events = " and ".join(claude_events + cursor_events)
+    sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events),
+                             *others.values())
+    events = " and ".join(claude_events + cursor_events + sorted(set(others) - set(claude_events)))
     read = {field for field, _ in facts.flow.input_reads}
     for field, place in facts.flow.input_reads:
         meant = _meant(field, sent)
         if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
             yield code.report("script/input-field-never-sent", place, "typo", field=field, event=events, meant=meant)
         if field in INPUT_FIELDS and field not in sent:
-            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
+            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS) \
+                if cursor_events else ({}, CLAUDE_SENDS)  # (a Codex hook's: Claude Code's events name it)
             senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
                 f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
             yield code.report("script/input-field-never-sent", place, field=field, event=events,

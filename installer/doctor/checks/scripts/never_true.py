@@ -13,7 +13,7 @@ from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts import keys
-from ...scripts.conditions import relative_path_pattern
+from ...scripts.conditions import bare_name, relative_path_pattern
 from ...scripts.keys import Site
 from .units import AtCommand, HookCode, Script, scripts_run_by
 
@@ -29,7 +29,7 @@ SENT_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
 @CONDITION_RULES.rule("script/test-never-true")
 def _test_never_true(code: HookCode) -> Iterator[Finding]:
     """Each test the shell or the language can never make true: the branch it guards never runs."""
-    if not (code.claude_events or code.cursor_events):
+    if not (code.claude_events or code.cursor_events or code.other_inputs):  # (the shell's rules: any host's hook)
         return
     for site in code.facts.never_true:
         kind, text = site.what.split(":", 1)
@@ -53,8 +53,12 @@ def _value_never_sent(code: HookCode) -> Iterator[Finding]:
         for site, text in names:
             if text.replace("_", "").replace("-", "").isalnum():
                 yield code.report("script/value-never-sent", site, text=text)
-    for site, text in _compared(code, "file_path"):
-        if relative_path_pattern(text):
+    paths = _compared(code, "file_path")
+    # a bare name (".env", "secrets.json") is relative too: reported where every name compared is one,
+    # so that `case "$f" in *.env|.env)` (whose other arm matches) stays alone
+    bare = bool(paths) and all(bare_name(text) or relative_path_pattern(text) for _, text in paths)
+    for site, text in paths:
+        if relative_path_pattern(text) or bare and bare_name(text):
             yield code.report("script/value-never-sent", site, "path", text=text)
 
 

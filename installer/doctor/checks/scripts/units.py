@@ -123,7 +123,8 @@ class Script:
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
-                        cdpath=bool(os.environ.get("CDPATH")), protocol=host_protocol(self.handlers))
+                        cdpath=bool(os.environ.get("CDPATH")), protocol=host_protocol(self.handlers),
+                        other_inputs=other_inputs(self.handlers))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -185,8 +186,9 @@ class HookCode:
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
-                 protocol: HostProtocol | None = None) -> None:
+                 protocol: HostProtocol | None = None, other_inputs: dict[str, frozenset[str]] | None = None) -> None:
         self.facts = facts
+        self.other_inputs = other_inputs or {}  # event -> the fields a host without an answer table sends (Codex)
         protocol = protocol or host_protocol([])
         self.answers_on_exit_0 = protocol.answers_on_exit_0
         self.host = protocol.title
@@ -347,7 +349,19 @@ def inline_commands(ctx: Context) -> Iterator[HookCode]:
         cursor = read_by(handler, cursor_protocol.ANSWER_TABLE)
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [handler.event] if cursor else [],
                        AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
-                       claude_fails_closed=claude and _fail_closed([handler]), protocol=host_protocol([handler]))
+                       claude_fails_closed=claude and _fail_closed([handler]), protocol=host_protocol([handler]),
+                       other_inputs=other_inputs([handler]))
+
+
+def other_inputs(handlers: list[Handler]) -> dict[str, frozenset[str]]:
+    """The input fields of each event these handlers run on, for the hosts whose input only their
+    adapter says (Host.input_fields: Codex); an event it has not measured is left out."""
+    found: dict[str, frozenset[str]] = {}
+    for handler in handlers:
+        host = hosts.of(handler.file.host)
+        if host is not None and handler.event in host.input_fields:
+            found[handler.event] = found.get(handler.event, frozenset()) | host.input_fields[handler.event]
+    return found
 
 
 def read_by(handler: Handler, table: str) -> bool:
