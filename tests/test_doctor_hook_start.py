@@ -265,3 +265,23 @@ def test_an_import_from_a_search_path_the_hook_is_given_is_not_judged(tmp_path, 
         config["env"] = {"PYTHONPATH": "src"}
     out = doctor(tmp_path / "p", {f"{HOOKS}/g.py": "import hookwright_no_such_module\n", S: config}, given=False)
     assert not found(out, "script/import-not-found")
+
+
+@pytest.mark.parametrize("name, text, command, read", [
+    ("g.py", "import argparse, json\np = argparse.ArgumentParser()\np.add_argument('payload')\nargs = p.parse_args()\n",
+     "python3 {s}", (3, "add_argument('payload')")),
+    ("g.py", "import argparse, json\np = argparse.ArgumentParser()\np.add_argument('mode', nargs='?')\n"
+             "args = p.parse_args()\n", "python3 {s}", None),
+    ("g.py", "import argparse, json\np = argparse.ArgumentParser()\np.add_argument('mode')\nargs = p.parse_args()\n",
+     "python3 {s} pre", None),
+    ("g.js", "const fs = require('fs');\nconst input = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));\n",
+     "node {s}", (2, "readFileSync(process.argv[2]")),
+    ("g.sh", 'cmd=$(cat "$1" | jq -r .tool_input.command)\n[ -n "$cmd" ] && exit 2\n', "bash {s}", (1, 'cat "$1" | jq')),
+])
+def test_more_forms_of_an_argument_the_command_never_passes(tmp_path, name, text, command, read):
+    hits = found_in(_run(tmp_path, name, text, command.format(s=f"{AT_PROJECT}{HOOKS}/{name}")),
+                    "command/input-variable-never-set")
+    assert [(h.line, read[1] in h.message) for h in hits] == ([(read[0], True)] if read else [])
+    if command == "python3 {s}":  # as the host runs it: no argument, the input on stdin
+        ran = subprocess.run(["python3", str(tmp_path / "p" / HOOKS / name)], input=b"{}", capture_output=True)
+        assert (ran.returncode == 2) == bool(read)

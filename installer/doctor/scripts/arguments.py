@@ -88,6 +88,9 @@ CATCHES_INDEX_ERROR = frozenset({"IndexError", "LookupError", "Exception", "Base
 def python_reads(tree: ast.Module) -> tuple[Read, ...]:
     """Each `sys.argv[N]` (N >= 1) that raises IndexError without N arguments (exit 1): none in a
     script that asks len(sys.argv), nor one inside a try that catches IndexError."""
+    positional = _argparse_positionals(tree)
+    if positional:
+        return positional
     subscripts = [node for node in ast.walk(tree) if isinstance(node, ast.Subscript)
                   and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and node.slice.value >= 1
                   and isinstance(node.value, ast.Attribute) and node.value.attr == "argv"
@@ -100,6 +103,24 @@ def python_reads(tree: ast.Module) -> tuple[Read, ...]:
                   "()").replace(" ", "").split(",")) for h in node.handlers)]
     return tuple(Read(int(node.slice.value), node.lineno, node.col_offset + 1, ast.unparse(node))  # type: ignore[attr-defined]
                  for node in subscripts if not any(first <= node.lineno <= last for first, last in caught))
+
+
+def _argparse_positionals(tree: ast.Module) -> tuple[Read, ...]:
+    """The last positional argument argparse requires (`add_argument("payload")`, no nargs "?" or
+    "*", no default): without it parse_args() prints its usage and exits 2, which a host that reads
+    exit 2 as a block takes for a refusal of every call."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
+    if not any(call.func.attr == "parse_args" and not call.args for call in calls):  # type: ignore[attr-defined]
+        return ()
+    required = [call for call in calls if call.func.attr == "add_argument" and call.args  # type: ignore[attr-defined]
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+                and not call.args[0].value.startswith("-")
+                and not any(k.arg == "default" or (k.arg == "nargs" and isinstance(k.value, ast.Constant)
+                                                   and k.value.value in ("?", "*")) for k in call.keywords)]
+    if not required:
+        return ()
+    last = sorted(required, key=lambda call: (call.lineno, call.col_offset))[-1]
+    return (Read(len(required), last.lineno, last.col_offset + 1, ast.unparse(last).split(".")[-1]),)
 
 
 def _ends(body: list[ast.stmt]) -> bool:
@@ -183,21 +204,23 @@ JS_ELSE = lazy(r"""\s*else\b""")
 
 
 # the input parsed from an argument: JSON.parse(process.argv[2]), or from a name given one (no default)
-JS_PARSED_ARGUMENT = lazy(r"""JSON\.parse\(\s*(?P<argv>process\.argv|Bun\.argv|Deno\.args)\[(?P<n>\d+)\]\s*\)""",
-                          needs=("JSON.parse",))
+JS_PARSED_ARGUMENT = lazy(r"""(?:JSON\.parse|readFileSync|readFile)\(\s*(?P<argv>process\.argv|Bun\.argv|Deno\.args)"""
+                          r"""\[(?P<n>\d+)\]\s*[,)]""", needs=("JSON.parse", "readFile"))
 JS_ARGUMENT_NAME = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<argv>process\.argv|Bun\.argv|"""
                         r"""Deno\.args)\[(?P<n>\d+)\]\s*(?:;|$)""", re.M, needs=("argv", "Deno.args"))
 
 
 def javascript_reads(code: str, at: Callable[[int], tuple[int, int]]) -> tuple[Read, ...]:
-    """The hook's input parsed from an argument (JSON.parse of undefined throws: exit 1)."""
-    if "JSON.parse" not in code or not MENTIONS_ARGV.search(code):
+    """The hook's input parsed from an argument, or read from the file it names (JSON.parse of
+    undefined throws, and readFileSync of it: exit 1)."""
+    if ("JSON.parse" not in code and "readFile" not in code) or not MENTIONS_ARGV.search(code):
         return ()
-    found = [(m, m.group(0)) for m in JS_PARSED_ARGUMENT.finditer(code)]
+    found = [(m, m.group(0).rstrip(",")) for m in JS_PARSED_ARGUMENT.finditer(code)]
     for named in JS_ARGUMENT_NAME.finditer(code):
-        parsed = re.search(rf"JSON\.parse\(\s*{re.escape(named['name'])}\s*\)", code[named.end():])
+        parsed = re.search(rf"(?:JSON\.parse|readFileSync|readFile)\(\s*{re.escape(named['name'])}\s*[,)]",
+                           code[named.end():])
         if parsed:
-            found.append((named, f"JSON.parse({named['name']})"))
+            found.append((named, parsed.group(0).rstrip(",") + ("" if parsed.group(0).endswith(")") else ")")))
     reads = []
     for match, what in found:
         index = int(match["n"]) + (1 if match["argv"] == "Deno.args" else -1)  # (argv[0] is node, [1] the script)
@@ -295,7 +318,7 @@ SH_GLOB = frozenset("*?[")
 
 # the input handed to a reader from $1 (or a name given $1): `echo "$1" | jq`, `printf '%s' "$1" |
 # python3 ...`, `jq ... <<< "$1"`
-SH_HANDED = r"""(?:\b(?:echo|printf(?:\s+(?:'[^'\n]*'|"[^"\n]*"))?)\s+"?\$\{{?{name}\}}?"?\s*\|\s*""" \
+SH_HANDED = r"""(?:\b(?:echo|cat|printf(?:\s+(?:'[^'\n]*'|"[^"\n]*"))?)\s+"?\$\{{?{name}\}}?"?\s*\|\s*""" \
             r"""(?:jq|python3?|node|gojq|yq)\b|\b(?:jq|gojq|python3?)\b[^\n|;]*<<<\s*"?\$\{{?{name}\}}?"?)"""
 SH_FIRST_ARGUMENT = lazy(SH_HANDED.format(name="1"), needs=("$",))
 SH_GIVEN_FIRST = lazy(r"""(?m)^(?:export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=["']?\$\{?1\}?["']?[ \t]*(?:;|$|#)""",

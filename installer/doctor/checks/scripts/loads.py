@@ -246,9 +246,10 @@ PYPI_NAMES = {"yaml": "PyYAML", "cv2": "opencv-python", "PIL": "Pillow", "bs4": 
 
 
 def _search_path_given(script: Script, variable: str) -> bool:
-    """The hook may get a search path doctor does not follow: the variable set here, in a settings
-    file's "env", or by the command that runs the script."""
-    return bool(os.environ.get(variable)) or variable in script.ctx.settings_env or any(
+    """The hook may get a search path doctor does not follow: the variable in a settings file's
+    "env", or set by the command that runs the script (one set here python is asked with, and
+    NODE_PATH is not followed: see _node_imports)."""
+    return variable in script.ctx.settings_env or any(
         isinstance(h.command, str) and variable in h.command for h in script.handlers)
 
 
@@ -296,7 +297,7 @@ def _shipped(program: Path, script: Script) -> bool:
 
 def _node_imports(script: Script) -> Iterator[Finding]:
     started = [handler for handler, name in runners(script) if program_name(name) in NODE_RUNNERS]
-    if not started or _search_path_given(script, "NODE_PATH"):
+    if not started or os.environ.get("NODE_PATH") or _search_path_given(script, "NODE_PATH"):
         return
     code = strip_comments(script.text, "javascript")
     for match in JS_BARE_IMPORT.finditer(code):

@@ -191,6 +191,8 @@ def _input_read_from_argument(script: Script) -> Iterator[Finding]:
             args = next(script.arguments_of(short[0])) or ()
             host = hosts.of(short[0].file.host)
             effect = "it reads nothing there, and the guard decides on nothing" if script.facts.language == "shell" \
+                else "argparse prints its usage and exits 2, which reads as a block: every call the hook matches " \
+                "is refused" if read.what.startswith("add_argument") \
                 else "it fails there (exit 1), a non-blocking error: the hook does nothing, and a gate fails open"
             yield script.finding("command/input-variable-never-set", Site(read.what, read.line, read.column), short,
                                  "script-argument", what=read.what, host=host.title if host else "the host",
