@@ -160,6 +160,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
 JS_FUNCTION = lazy(r"""(?:\bfunction\s+(?P<a>[A-Za-z_$][\w$]*)\s*\([^()]*\)|"""
                   r"""\b(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*(?:function\b[^(]*\([^()]*\)|"""
                   r"""\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>))\s*\{""", needs=("function", "=>"))
+JS_CALL_OPENS = lazy(r"""\s*\(""")
 JS_RETURN_2 = lazy(r"""\breturn\s+2\s*;?""", needs=("return",))
 
 
@@ -174,14 +175,14 @@ def _js_returns_dropped(code: str, place: Callable[[int], tuple[int, int]],
         name = match.group("a") or match.group("b")
         end = close(code, match.end() - 1)
         back = JS_RETURN_2.search(code, match.end(), end)
-        if back is None or re.search(r"\bprocess\.exit", code[match.end():end]):
+        if back is None or JS_PROCESS_EXIT.search(code, match.end(), end):
             continue
         # (a return inside a nested function or callback is that one's)
         if any(inner.start() < back.start() < close(code, inner.end() - 1)
                for inner in JS_FUNCTION.finditer(code, match.end(), end)):
             continue
         uses = [m for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\b", code) if not match.start() <= m.start() < match.end()]
-        calls = [m for m in uses if re.match(r"\s*\(", code[m.end():])]
+        calls = [m for m in uses if JS_CALL_OPENS.match(code, m.end())]
         if not calls or len(calls) != len(uses):
             continue  # (handed on as a value: a table of checks, a callback)
         if all(_js_statement_call(code, m.start()) and not JS_CHAINED.match(code, _js_call_end(code, m.end()))

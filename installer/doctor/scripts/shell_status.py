@@ -53,6 +53,8 @@ INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\b
 # a test of a status for one value: `[ $? -eq 1 ]`, `[ "$rc" = 1 ]`, `(( rc == 1 ))`, `[[ $status == 1 ]]`
 STATUS_EQUALS = lazy(r"""(?:\$\{?\?\}?|\$\{?(?P<name>[A-Za-z_]\w*)\}?|(?<![\w$])(?P<bare>[A-Za-z_]\w*))["']?\s*(?:-eq|==?)\s*["']?(?P<value>\d+)\b""",
                      needs=("-eq", "="))
+ELSE = lazy(r"\belse\b", needs=("else",))
+ANY_FAILURE = lazy(r"-ne|-gt|!=|-ge")  # a test of a status for any failure
 LOOP_WORDS = lazy(r"([^;\n]*?)\s*(?:;|\n)\s*do\b")  # a `for` loop's words, up to its `do`
 EXIT_VARIABLE = lazy(r"exit[ \t]+\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))(?=[ \t]*(?:$|[;&|#)]))",
                      re.M, needs=("exit",))  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
@@ -555,11 +557,11 @@ class _Model:
         text = self.code[statement.at:statement.end]
         compared = STATUS_EQUALS.search(text)
         if compared is None or compared.group("value") in ("0", "2") or not BLOCKS.search(text) or "||" in text \
-                or re.search(r"\belse\b", text):
+                or ELSE.search(text):
             return  # (`[ $? -eq 0 ] || exit 2`: any failure blocks)
         name = compared.group("name") or ""
         if name and (re.search(rf"\$\{{?{name}\b\}}?\W{{0,3}}(?:-ne|-gt|-ge|!=|-eq\s*\W?2\b|==?\s*\W?2\b)|"
-                               rf"\bexit\s+\W?\$\{{?{name}\b", self.code[statement.end:]) or re.search(r"-ne|-gt|!=|-ge", text)):
+                               rf"\bexit\s+\W?\$\{{?{name}\b", self.code[statement.end:]) or ANY_FAILURE.search(text)):
             return  # (its status is passed on or tested for any failure later)
         source = self._status_of(where, name)
         if source is None:
