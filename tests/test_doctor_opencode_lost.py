@@ -98,7 +98,9 @@ def test_a_permission_ask_hook_may_set_its_status(project):
 CHECKS = ('function check(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") }\n'
           'function verify(cmd) { check(cmd) }\n'
           'async function checkLater(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") }\n'
-          'const policy = { test(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n')
+          'const policy = { test(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n'
+          'class Rules { assert(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n'
+          'const rules = new Rules()\n')
 
 
 @pytest.mark.parametrize("body", [
@@ -106,6 +108,7 @@ CHECKS = ('function check(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refuse
     'try { verify(output.args.command) } catch (err) { console.error(err) }',  # (two levels down)
     'try { await checkLater(output.args.command) } catch { }',
     'try { policy.test(output.args.command) } catch (err) { console.error(err.message) }',
+    'try { rules.assert(output.args.command) } catch (err) { console.error(err.message) }',
     'await checkLater(output.args.command).catch((err) => console.error(err))',
     'await Promise.allSettled([checkLater(output.args.command)])',
 ])

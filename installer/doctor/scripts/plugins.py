@@ -2038,8 +2038,10 @@ def _returned_object(function: Node) -> Node | None:
 def _functions_by_name(root: Node) -> dict[str, Node]:
     """The module's functions by the name a call gives them: `function check() {}`, `const check =
     () => {}` (at any depth: a plugin's helpers live inside it too), and `lib.check` for a function
-    in an object a `const` names (`const lib = { check(cmd) {...} }`)."""
+    in an object a `const` names (`const lib = { check(cmd) {...} }`), and `policy.check` for a method
+    of a class of the module that `policy` is made from (`const policy = new Policy()`)."""
     found: dict[str, Node] = {}
+    classes = {_name(n): n for n in _walk(root) if n.type in CLASSES and n.child_by_field_name("name") is not None}
     for node in _walk(root):
         if node.type in ("function_declaration", "generator_function_declaration"):
             found.setdefault(_name(node), node)
@@ -2047,6 +2049,11 @@ def _functions_by_name(root: Node) -> dict[str, Node]:
             name, value = _text(node.child_by_field_name("name")), _unwrapped(node.child_by_field_name("value"))
             if value is not None and value.type in FUNCTIONS:
                 found.setdefault(name, value)
+            elif value is not None and value.type == "new_expression" and \
+                    (made := classes.get(_text(value.child_by_field_name("constructor")))) is not None:
+                body = made.child_by_field_name("body")  # (`const policy = new Policy()`: policy.check)
+                for method in (m for m in (body.named_children if body is not None else []) if m.type == "method_definition"):
+                    found.setdefault(f"{name}.{_text(method.child_by_field_name('name'))}", method)
             elif value is not None and value.type == "object":
                 for member in value.named_children:
                     inner = member.child_by_field_name("value") if member.type == "pair" else member
