@@ -487,8 +487,8 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 def _never_offered(plugin: PluginFile, name: str, servers: list[str]) -> bool:
     """A tool name no session of this project can have in input.tool: not one of opencode's own,
     nor a custom tool the config folders or a plugin add, nor (for a name with `_` or `-`) an MCP
-    server's or another host's name opencode could share with one; never claimed while an npm
-    plugin, which may add any tool, is listed."""
+    server's or another host's name opencode could share with one; while an npm plugin, which may
+    add any tool, is listed, only another host's name (OTHER_HOSTS_TOOL_NAMES) is claimed."""
     extra = plugin.ctx.once(_tools_beyond_builtin)
     if extra is not None and (name in extra or name.lower() in extra):
         return False
