@@ -21,8 +21,22 @@ from typing import Any, Iterator, NoReturn
 from . import safe_read
 from .errors import ErrorKind, ExitCode, HookwrightError
 from .patterns import lazy
+from .records import Record
 
 BOM = "\ufeff"
+UTF16LE_BOM = b"\xff\xfe"
+
+
+class TextReading(Record):
+    """How a host turns a config file's bytes into text (Host.text_reading, measured per host):
+    the byte-order marks that select another codec than UTF-8, and whether bytes that are not
+    UTF-8 are read as U+FFFD instead of voiding the file."""
+
+    marks: tuple[tuple[bytes, str], ...] = ()  # (mark, codec): the first whose bytes start the file
+    replaces: bool = False
+
+
+STRICT_UTF8 = TextReading()
 MAX_BYTES = safe_read.CONFIG.max_bytes  # a hook config beyond this is not something we should edit
 MAX_DEPTH = 200
 Keys = tuple[str | int, ...]  # a JSON path, the keys and indexes from the root: ("hooks", "PreToolUse", 0)
@@ -95,7 +109,7 @@ class LineIndex:
 
 class Document:
     def __init__(self, path: Path, raw: bytes, text: str, data: Any, root: Node | None, bom: bool = False,
-                 exists: bool = True) -> None:
+                 exists: bool = True, encoding: str = "utf-8", undecoded: tuple[int, int, int] | None = None) -> None:
         self.path = path
         self.raw = raw  # exactly what was read (b"" for a file that does not exist yet)
         self.text = text  # decoded, without BOM
@@ -103,6 +117,9 @@ class Document:
         self.root = root
         self.bom = bom
         self.exists = exists
+        self.encoding = encoding  # the codec it was read with, and is written back in
+        # (byte, line, column) of the first byte read as U+FFFD (a host that replaces them: doctor only)
+        self.undecoded = undecoded
         self._lines: LineIndex | None = None
         # ---- reading -------------------------------------------------------------------
 
@@ -111,7 +128,9 @@ class Document:
         return cls(path=path, raw=b"", text="", data={}, root=None, exists=False)
 
     @classmethod
-    def parse(cls, path: Path, raw: bytes) -> "Document":
+    def parse(cls, path: Path, raw: bytes, reading: TextReading = STRICT_UTF8, lenient: bool = False) -> "Document":
+        """`reading`: how the host decodes the bytes; `lenient`: read what it replaces as it does
+        (doctor, which reports it), rather than refuse a file we could not write back byte for byte."""
         if len(raw) > MAX_BYTES:
             raise HookwrightError(
                 f"file is {len(raw) / 1e6:.1f} MB; a hook config larger than "
@@ -119,27 +138,41 @@ class Document:
                 path=path, kind=ErrorKind.NOT_JSON,
                 hint="check that this is the right file",
             )
+        encoding = next((codec for mark, codec in reading.marks if raw.startswith(mark)), "utf-8")
+        undecoded = None
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode(encoding)
         except UnicodeDecodeError as err:
-            line, col = LineIndex(raw[: err.start].decode("utf-8", "replace")).at(len(raw[: err.start].decode("utf-8", "replace")))
-            raise HookwrightError(
-                f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
-                path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
-                hint="save the file as UTF-8; the hosts read only UTF-8 JSON",
-            ) from None
+            before = raw[: err.start].decode(encoding, "replace")
+            line, col = LineIndex(before.lstrip(BOM)).at(len(before.lstrip(BOM)))
+            if not (lenient and reading.replaces):
+                utf16 = _utf16_form(raw)
+                raise HookwrightError(
+                    f"is {utf16}, not UTF-8" if utf16 and encoding == "utf-8" else
+                    f"not {_CODEC_NAMES.get(encoding, encoding)} text (byte 0x{raw[err.start]:02x} at offset {err.start})",
+                    path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
+                    hint="save the file as UTF-8",
+                ) from None
+            text, undecoded = raw.decode(encoding, "replace"), (raw[err.start], line, col)
         bom = text.startswith(BOM)
         if bom:
             text = text[1:]
         if "\x00" in text:
             offset = text.index("\x00")
             line, col = LineIndex(text).at(offset)
-            raise HookwrightError("contains a NUL byte; this is not a text file", path=path, kind=ErrorKind.NOT_JSON,
-                                  line=line, column=col, hint="restore the file from a backup")
+            utf16 = _utf16_form(raw)
+            raise HookwrightError(f"is {utf16}, not UTF-8" if utf16 else "contains a NUL byte; this is not a text file",
+                                  path=path, kind=ErrorKind.NOT_JSON, line=line, column=col,
+                                  hint="save the file as UTF-8" if utf16 else "restore the file from a backup")
         data = _strict_loads(path, text)
         if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
             raise _too_deep(path)
-        return cls(path=path, raw=raw, text=text, data=data, root=_Source(text).root(), bom=bom)
+        return cls(path=path, raw=raw, text=text, data=data, root=_Source(text).root(), bom=bom, encoding=encoding,
+                   undecoded=undecoded)
+
+    def decode(self, raw: bytes) -> str:
+        """Bytes of this file (as read, or as rendered) as text, without the BOM: for a diff."""
+        return raw.decode(self.encoding, "replace").lstrip(BOM)
 
     def position(self, node: Node) -> tuple[int, int]:
         """1-based line and column of a value, as an editor shows them."""
@@ -179,10 +212,27 @@ class Document:
                 "internal error: the edited text does not match the intended document",
                 code=ExitCode.INTERNAL, path=self.path,
             )
-        return ((BOM if self.bom else "") + without_lone_surrogates(text)).encode("utf-8")
+        return ((BOM if self.bom else "") + without_lone_surrogates(text)).encode(self.encoding)
 
 
 # ---- strict parsing with clear messages -----------------------------------------------
+
+_CODEC_NAMES = {"utf-8": "UTF-8", "utf-16-le": "UTF-16 (little-endian)"}
+
+
+def _utf16_form(raw: bytes) -> str | None:
+    """What UTF-16 a file that no reader took is written in, when it is (NUL high or low bytes)."""
+    if raw.startswith((UTF16LE_BOM + b"\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text"
+    if raw.startswith((b"\xfe\xff", UTF16LE_BOM)) and not raw.startswith(UTF16LE_BOM + b"\x00\x00"):
+        return "UTF-16 big-endian text" if raw[0] == 0xFE else "UTF-16 little-endian text"
+    head = raw[:512]
+    if len(head) >= 8 and head.count(0) * 4 > len(head):
+        even = head[::2].count(0)
+        return ("UTF-16 big-endian" if even > head[1::2].count(0) else "UTF-16 little-endian") + \
+            " text without a byte-order mark"
+    return None
+
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """The hosts silently keep the last of two equal keys; we refuse to guess which one counts."""
@@ -528,7 +578,7 @@ class _Splicer:
         return "".join(out)
 
 
-def read_document(path: Path) -> Document:
+def read_document(path: Path, reading: TextReading = STRICT_UTF8) -> Document:
     """Read a config file strictly; a missing file is an empty document that will be created."""
     try:
         raw = safe_read.read(path, safe_read.CONFIG)
@@ -537,4 +587,4 @@ def read_document(path: Path) -> Document:
             raise HookwrightError("the file is a symlink whose target does not exist", path=path,
                                   kind=ErrorKind.UNREADABLE, hint="fix or remove the dangling link") from None
         return Document.new(path)
-    return Document.parse(path, raw)
+    return Document.parse(path, raw, reading)

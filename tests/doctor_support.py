@@ -21,7 +21,7 @@ def settings(event: str = "PreToolUse", matcher: str | None = "Bash", group: dic
 
 
 def write(base: Path, files: dict[str, Any]) -> list[Path]:
-    """Write each file (dicts and lists as JSON, strings as they are, None: a directory)."""
+    """Write each file (dicts and lists as JSON, strings and bytes as they are, None: a directory)."""
     paths = []
     for name, content in files.items():
         path = base / name
@@ -30,6 +30,8 @@ def write(base: Path, files: dict[str, Any]) -> list[Path]:
             path.mkdir()
         elif isinstance(content, str):
             path.write_text(content, encoding="utf-8")
+        elif isinstance(content, bytes):
+            path.write_bytes(content)
         else:
             path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
         paths.append(path)

@@ -442,10 +442,14 @@ REPOS: list[Repo] = [
     # strange text
     Repo("lone surrogates, NULs, escapes and bidi marks in keys and values", TEXT,
          lambda w: settings(w, STRANGE)),
-    Repo("settings in UTF-16", TEXT, lambda w: settings(w, settings_with().encode("utf-16")),
+    Repo("settings in UTF-16 big-endian", TEXT, lambda w: settings(w, b"\xfe\xff" + settings_with().encode("utf-16-be")),
          check=exits_2_on_every_read("doctor", "install --dry-run")),
+    # (Claude Code reads these two: docs/hosts/claude-code.md#settings-files)
+    Repo("settings in UTF-16 little-endian with its byte-order mark", TEXT,
+         lambda w: settings(w, b"\xff\xfe" + settings_with().encode("utf-16-le")),
+         check=lambda w, ran: assert_code(ran, "install --yes", 0, "")),
     Repo("settings with bytes that are no UTF-8", TEXT, lambda w: settings(w, b'{"hooks": {"\xff\xfe": []}}'),
-         check=exits_2_on_every_read("doctor", "install --dry-run")),
+         check=both(exits_2_on_every_read("install --dry-run"), doctor_says("structure/not-utf8"))),
     Repo("settings with a BOM and CRLF line endings", TEXT, lambda w: settings(
         w, b"\xef\xbb\xbf" + settings_with().replace("\n", "\r\n").encode()),
         check=lambda w, ran: assert_code(ran, "install --yes", 0, "")),

@@ -304,6 +304,7 @@ def test_a_guard_on_an_event_that_cannot_refuse_is_reported_at_the_event_that_re
     if reported:
         assert "its line 6" in hits[0].message and "PreToolUse" in hits[0].hint
         assert hits[0].related[0]["line"] == 6
+        assert [(r["path"], r["line"]) for r in hits[0].related[1:]] == [(str(config), _line(config, "branch-guard.sh"))]
 
 
 def test_a_guard_in_the_second_group_of_its_event_is_reported_at_its_own_command(home, project):
@@ -315,6 +316,7 @@ def test_a_guard_in_the_second_group_of_its_event_is_reported_at_its_own_command
     config.write_text(json.dumps(data, indent=2))
     hits = found(run(None, project=project), "script/exit-2-does-not-block")
     assert [(h.path, h.line) for h in hits] == [(str(config), _line(config, "branch-guard.sh"))]
+    assert [(r["path"], r["line"]) for r in hits[0].related[1:]] == [(str(config), _line(config, '"SessionStart"'))]
 
 
 def test_an_exit_2_on_session_start_that_is_no_guard_stays_at_the_script(home, project):

@@ -32,7 +32,9 @@ def test_a_glob_the_regex_reading_still_serves_and_a_regex_are_not_reported(tmp_
 
 
 @pytest.mark.parametrize("matcher, server", [("mcp__linear__.*", "linear-server"), ("mcp__linear__delete_issue", "linear-server"),
-                                             ("mcp__linear__.*", "mcp-linear")])
+                                             ("mcp__linear__.*", "mcp-linear"), ("mcp__docs-server__.*", "docs"),
+                                             ("mcp__server-github__create_issue", "github"),
+                                             ("mcp__Docs_MCP_Server__.*", "docs"), ("mcp__mcp-docs__.*", "docs")])
 def test_a_matcher_naming_a_server_by_a_word_of_the_configured_name_is_a_warning(tmp_path, matcher, server):
     outcome = _with_server(tmp_path, server, **{".claude/settings.json": settings(matcher=matcher)})
     (finding,) = found(outcome, "matcher/server-near-name")
@@ -45,6 +47,9 @@ def test_a_matcher_naming_a_server_by_a_word_of_the_configured_name_is_a_warning
                                               ("mcp__linear__.*", ("linear-server", "linear-bot")),
                                               ("mcp__lin__.*", ("linear-server",)), ("mcp__Linear__.*", ("linear",)),
                                               ("mcp__graphiti-memory__.*", ("memory",)),
+                                              ("mcp__docs-server__.*", ("docs", "docs-server")),
+                                              ("mcp__docs-server__.*", ("docs", "mcp-docs-server")),
+                                              ("mcp__docserver__.*", ("docs",)), ("mcp__docs-api__.*", ("docs",)),
                                               ("mcp__linear__.*|mcp__linear-server__.*", ("linear-server",))])
 def test_a_configured_server_or_no_single_near_one_is_not_reported_as_near(tmp_path, matcher, servers):
     write(tmp_path, {".mcp.json": {"mcpServers": {server: {"command": "x"} for server in servers}}})
@@ -182,6 +187,23 @@ def test_an_allow_rule_for_the_calls_a_permission_request_guard_looks_for_is_a_w
     (finding,) = found(_asked(tmp_path, {"allow": allow}), "matcher/never-asked")
     assert finding.severity == "warning" and finding.keys == ("permissions", "allow", index)
     assert finding.related and finding.related[0]["path"].endswith("settings.json")
+
+
+@pytest.mark.parametrize("trust, once_trusted", [
+    (None, True), ({"hasTrustDialogAccepted": False}, True), ({"hasTrustDialogAccepted": True}, False),
+    ("parent", False)], ids=["no entry", "not accepted", "trusted", "a parent folder trusted"])
+def test_a_project_allow_rule_in_a_folder_this_machine_does_not_trust_is_worded_with_that_condition(
+        tmp_path, home, trust, once_trusted):
+    project = tmp_path / "project"
+    entry = {str(tmp_path): {"hasTrustDialogAccepted": True}} if trust == "parent" else \
+        {str(project): trust} if trust else {}
+    write(home, {".claude.json": {"projects": entry}})
+
+    (finding,) = found(_asked(project, {"allow": ["Bash"]}), "matcher/never-asked")
+
+    assert finding.severity == "warning" and finding.keys == ("permissions", "allow", 0)
+    assert finding.message.startswith("once this folder is trusted") is once_trusted, finding.message
+    assert ("never runs" in finding.message) and ("the hook runs" in finding.message) is once_trusted
 
 
 @pytest.mark.parametrize("allow, matcher, event", [(["Bash(git status:*)", "Bash(npm test:*)"], "Bash", "PermissionRequest"),

@@ -445,8 +445,9 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # says nothing of: tests/test_codex_rules.py; a project's MCP servers beside a matcher, a local
 # settings' env beside the project's and a guard, a skill's shell line beside a guard:
 # tests/test_doctor_never_hold.py; a settings env beside the startup file or the guard script it
-# changes: tests/test_doctor_settings_env.py
-CASED_BELOW = {"structure/env-startup-output", "structure/env-switches-guard-off", "matcher/server-near-name", "matcher/guard-misses-skill-lines", "structure/env-overridden", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# changes: tests/test_doctor_settings_env.py; a settings file's bytes in each encoding:
+# tests/test_settings_encodings.py; a guard in a skill's frontmatter: tests/test_doctor_scopes.py
+CASED_BELOW = {"structure/not-utf8", "structure/guard-only-in-skill", "structure/env-startup-output", "structure/env-switches-guard-off", "matcher/server-near-name", "matcher/guard-misses-skill-lines", "structure/env-overridden", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
@@ -602,7 +603,9 @@ IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts
                  # a plugin's MCP server named bare in a group's matcher, and in a handler's `if`
                  "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"},
                  # an async hook's answer, by Claude Code's protocol table and by Codex's rejected answers
-                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"}}
+                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"},
+                 # a program not found on the hooks' PATH, and on a PATH a hook's script sets itself
+                 "command/interpreter-not-found": {"commands.RULES", "scripts.LOAD_RULES"}}
 
 
 def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():

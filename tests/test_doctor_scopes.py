@@ -174,3 +174,57 @@ def test_a_subfolders_own_settings_are_pointed_at_only_for_a_guard_of_the_root(h
     outcome = run(None, project=project / "web", start=project / "web")
     (unread,) = found(outcome, "structure/settings-not-read")  # (the formatter alone: no guard lost)
     assert unread.path == str(project / ".claude" / "settings.json")
+
+
+SKILL_GUARD = """---
+name: release
+description: Cut a release
+hooks:
+  {event}:
+    - matcher: Bash
+      hooks:
+        - type: command
+          command: bash "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh"
+---
+
+# Release
+"""
+
+
+def test_a_guard_written_only_in_a_skills_frontmatter_is_a_warning_at_its_hooks_line(home, project):
+    write(project, {".claude/skills/release/SKILL.md": SKILL_GUARD.format(event="PreToolUse"),
+                    ".claude/settings.json": {"permissions": {"allow": ["Bash(pytest:*)"]}}})
+
+    (finding,) = found(run(None, project=project), "structure/guard-only-in-skill")
+
+    assert (finding.path, finding.line, finding.severity) == (str(project / ".claude/skills/release/SKILL.md"), 4, "warning")
+    assert "skill release" in finding.message and "PreToolUse" in finding.message and "guard.sh" in finding.message
+
+
+def test_a_skill_guard_a_settings_file_registers_too_or_a_skill_hook_that_guards_nothing_is_not_reported(home, project):
+    write(project, {".claude/skills/release/SKILL.md": SKILL_GUARD.format(event="PreToolUse"),
+                    ".claude/skills/notes/SKILL.md": SKILL_GUARD.format(event="PostToolUse").replace("guard.sh", "log.sh"),
+                    ".claude/skills/plain/SKILL.md": "---\nname: plain\ndescription: no hooks\n---\nhooks: in the text\n",
+                    ".claude/settings.json": settings(command="./.claude/hooks/guard.sh")})
+
+    assert not found(run(None, project=project), "structure/guard-only-in-skill")
+
+
+def test_a_users_skill_guard_is_reported_in_the_users_skill(home, project):
+    write(home, {".claude/skills/ship/SKILL.md": SKILL_GUARD.format(event="PermissionRequest")})
+    write(project, {".claude/settings.json": {}})
+
+    (finding,) = found(run(None, project=project), "structure/guard-only-in-skill")
+
+    assert finding.path == str(home / ".claude/skills/ship/SKILL.md") and "PermissionRequest" in finding.message
+
+
+def test_the_frontmatter_reader_takes_the_block_form_and_nothing_outside_the_top_level_hooks_key():
+    from hookwright.hosts.claude.adapter import frontmatter_hooks
+
+    assert frontmatter_hooks(b'---\nname: x\nhooks:\n  "PreToolUse":\n  - matcher: Bash\n    hooks:\n    - type: command\n'
+                             b'      command: "./g.sh --strict"\n  Stop:\n    - hooks:\n        - command: y\n---\n') == \
+        (3, (("PreToolUse", ("./g.sh --strict",)), ("Stop", ("y",))))
+    assert frontmatter_hooks(b"---\nname: x\nmetadata:\n  hooks:\n    PreToolUse: []\n---\n") is None
+    assert frontmatter_hooks(b"---\nname: x\n---\nhooks:\n  PreToolUse:\n") is None
+    assert frontmatter_hooks(b"# hooks: none here\n") is None

@@ -29,5 +29,5 @@ def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | No
     plan = plan_install(adapter, target, [pack], chosen, adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
     return Result("render", Status.RENDERED, [plan], payload=Rendered(
-        str(target.config), plan.new_bytes.decode("utf-8"), [entry.to_json() for entry in plan.added],
+        str(target.config), plan.document.decode(plan.new_bytes), [entry.to_json() for entry in plan.added],
         sorted(str(plan.target.pack_dir(pack.name) / name) for name in files)))

@@ -41,7 +41,7 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
         return _file(candidate, kind, source=raw[:MAX_TEXT_BYTES])
     known = hosts.of_kind(kind)  # (a host's own file: the host reads it, as its format is; JSON otherwise)
     try:
-        document = known.parse(path, raw) if known is not None else Document.parse(path, raw)
+        document = known.parse(path, raw, lenient=True) if known is not None else Document.parse(path, raw)
     except HookwrightError as error:
         return _file(candidate, kind, error=error)
     if recognised:

@@ -97,8 +97,9 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
         if not findings:
             lines.append([("  no findings", "dim")])
         lines.extend(_finding_lines(findings, base, verbosity))
-    for path, findings in by_file.items():  # a script the hooks run, or a file of this machine a conflict sits in
-        where = " (this machine)" if any(f.get("depends_on_machine") for f in findings) else " (run by the hooks above)"
+    for path, findings in by_file.items():  # a script the hooks run, a skill, or a file of this machine a conflict sits in
+        where = " (this machine)" if any(f.get("depends_on_machine") for f in findings) else \
+            " (a skill of the session)" if path.endswith("SKILL.md") else " (run by the hooks above)"
         lines.append([(shown_path(path, base), "bold"), (where, "dim")])
         lines.extend(_finding_lines(findings, base, verbosity))
     if verbosity < 0:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Collection, Iterator, Mapping
 
 from .. import safe_read
-from ..document import Document, Keys, read_document
+from ..document import STRICT_UTF8, Document, Keys, TextReading, read_document
 from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
@@ -210,6 +210,18 @@ class HooksOff(Record):
     known: bool = True  # False: hookwright does not know what the host makes of it (not measured)
 
 
+class PartTimeHooks(Record):
+    """Hooks a file registers that run in only part of a session (Host.part_time_hooks): a skill's
+    frontmatter, whose hooks start once the skill has run."""
+
+    host: str
+    path: Path
+    line: int  # the line that registers them (`hooks:`)
+    owner: str  # what registers them, in words ("skill release")
+    events: tuple[tuple[str, tuple[str, ...]], ...]  # (event, the commands of its hooks)
+    when: str  # when they run, in words
+
+
 class Capabilities(Record):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
@@ -238,6 +250,9 @@ class Host(ABC):
     starts_per_call: ClassVar[bool] = True  # a hook's process per call (opencode's plugin keeps one per process)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
+    # how it decodes its config files' bytes (a byte-order mark that selects UTF-16, undecodable
+    # bytes read as U+FFFD): install writes such a file back in its encoding, doctor reads it so
+    text_reading: ClassVar[TextReading] = STRICT_UTF8
 
     @property
     def answers_as(self) -> str:
@@ -305,6 +320,9 @@ class Host(ABC):
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False
+    # a handler's "shell" value -> the programs the host starts for it, one of which must be on PATH
+    # (none there: the hook never runs); {}: not known, or the value changes nothing
+    shell_programs: ClassVar[dict[str, tuple[str, ...]]] = {}
     # the names its hooks see tools by, where they differ from the model's: the model's name -> the
     # name a hook sees (and a matcher selects); the names its own tools are matched by; the events
     # whose matcher is a tool's name; and its exact-list form of a matcher. Empty: not known, and
@@ -507,16 +525,17 @@ class Host(ABC):
 
     def load(self, path: Path) -> Document:
         """The file as a document (a missing file: an empty one), without judging its shape."""
-        return read_document(path)
+        return read_document(path, self.text_reading)
 
     def edited(self, doc: Document, target: Target) -> bool:
         """Whether someone changed a file that is wholly ours by hand (a host whose unit is a
         pack's own file can tell; in a shared config, the receipt's entries tell instead)."""
         return False
 
-    def parse(self, path: Path, raw: bytes) -> Document:
-        """A document from bytes (a backup's), as `load` reads them."""
-        return Document.parse(path, raw)
+    def parse(self, path: Path, raw: bytes, lenient: bool = False) -> Document:
+        """A document from bytes (a backup's), as `load` reads them; `lenient`: as the host reads
+        them, undecodable bytes replaced where it replaces them (doctor)."""
+        return Document.parse(path, raw, self.text_reading, lenient)
 
     def check(self, doc: Document, target: Target, force: bool) -> None:
         """Refuse a document whose shape we cannot edit without guessing (a host that can
@@ -610,6 +629,10 @@ class Host(ABC):
 
     def skill_files(self, project: Path | None) -> list[Path]:
         """The skill files a session in the project reads whose shell lines skill_shell_event sees."""
+        return []
+
+    def part_time_hooks(self, project: Path | None) -> list[PartTimeHooks]:
+        """The hooks of a session in the project that run only in part of it, where they are written."""
         return []
 
     def tools_selected(self, matcher: Any) -> frozenset[str] | None:
@@ -825,6 +848,12 @@ class Host(ABC):
         session started in `project`, besides the switch in those files doctor reads
         (hooks_switch): its system and managed settings (Codex's /etc/codex). Empty: nothing known."""
         return []
+
+    def allow_rules_wait_for_trust(self, scope: str | None, project: Path | None) -> bool:
+        """Whether the allow rules of a file of `scope` are not taken up in `project` yet, as the
+        folder is not trusted on this machine (a headless run there asks for what they allow; an
+        interactive session trusts the folder first, and from then on they hold)."""
+        return False
 
     def unparsed_effect(self, path: Path) -> str | None:
         """What the host does with a file of its that does not parse, as a variant of doctor's

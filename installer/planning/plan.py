@@ -177,8 +177,8 @@ class Plan:
                                   detail="\n".join(sorted(new_problems)))
 
     def unified_diff(self) -> str:
-        old = self.document.raw.decode("utf-8", "replace").lstrip("\ufeff")
-        new = self.new_bytes.decode("utf-8", "replace").lstrip("\ufeff")
+        old = self.document.decode(self.document.raw)
+        new = self.document.decode(self.new_bytes)
         name = str(self.target.config)
         return "".join(difflib.unified_diff(
             old.splitlines(keepends=True), new.splitlines(keepends=True),

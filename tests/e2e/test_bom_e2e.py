@@ -37,3 +37,41 @@ def test_claude_code_runs_the_hooks_of_a_settings_file_that_starts_with_a_bom_an
     assert installed.returncode == 0, installed.stderr
     assert settings.read_bytes().startswith(BOM) and "path-normalizer" in settings.read_text(encoding="utf-8-sig")
     assert not [f for f in json.loads(doctor.stdout)["findings"] if "bom" in f["message"].lower()]
+
+
+# Each encoding a Windows editor or shell writes a settings file in, with what Claude Code does with
+# it: True when the file is read (its deny hook runs), False when the whole file is ignored.
+SETTINGS_ENCODINGS = {
+    "utf-16-le with a BOM (PowerShell 5's Out-File)": (lambda text: b"\xff\xfe" + text.encode("utf-16-le"), True),
+    "utf-16-le without a BOM": (lambda text: text.encode("utf-16-le"), False),
+    "utf-16-be with a BOM": (lambda text: b"\xfe\xff" + text.encode("utf-16-be"), False),
+    "utf-16-be without a BOM": (lambda text: text.encode("utf-16-be"), False),
+    "utf-32-le with a BOM": (lambda text: b"\xff\xfe\x00\x00" + text.encode("utf-32-le"), False),
+    "latin-1 bytes in a string": (lambda text: text.replace('"Bash"', '"Bash", "_note": "caf\xe9"')
+                                  .encode("latin-1"), True),
+    "utf-8 with CRLF line ends": (lambda text: text.replace("\n", "\r\n").encode(), True),
+}
+
+
+@pytest.mark.parametrize("scope", ["project", "user"])
+@pytest.mark.parametrize("encoding", SETTINGS_ENCODINGS)
+def test_claude_code_reads_a_settings_file_in_each_encoding_as_its_reader_decodes_it(
+        claude_cli, home, project, encoding, scope):
+    import shlex
+    import sys
+
+    encode, read = SETTINGS_ENCODINGS[encoding]
+    script = project / "deny_hook.py"
+    script.write_text(DENY_HOOK)
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    settings = (project if scope == "project" else home) / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_bytes(encode(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}, indent=2) + "\n"))
+
+    run = run_claude(project, home, [TOUCH], claude=claude_cli)
+
+    assert run.returncode == 0, run.stderr
+    [result] = run.tool_results
+    assert ("harness-deny-42" in result["content"]) is read, result["content"]
+    assert (project / "made.txt").exists() is not read

@@ -189,3 +189,57 @@ def test_the_local_settings_env_wins_over_the_projects_for_a_hook(claude_cli, ho
     found = [(Path(f["path"]).name, f["line"]) for f in json.loads(doctor.stdout)["findings"]
              if f["rule"] == "structure/env-overridden"]
     assert found == ([] if refused else [("settings.local.json", _line(local_file, "SCAN_MODE"))])
+
+
+@pytest.mark.parametrize("trusted", [True, False], ids=["trusted folder", "untrusted folder"])
+@pytest.mark.parametrize("command", ["touch made.txt", "rm -rf build/ && touch made.txt"], ids=["touch", "rm -rf"])
+def test_an_allow_rule_for_all_of_bash_keeps_permission_request_from_asking_only_where_the_folder_is_trusted(
+        claude_cli, home, project, trusted, command):
+    if trusted:
+        (home / ".claude.json").write_text(json.dumps({"hasCompletedOnboarding": True, "projects": {
+            str(project.resolve()): {"hasTrustDialogAccepted": True}}}))
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash"]}, "hooks": {"PermissionRequest": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": ASKED}]}]}}, indent=2))
+
+    run = run_claude(project, home, [{"tool": "Bash", "input": {"command": command}}], claude=claude_cli,
+                     skip_permissions=False)
+
+    assert run.returncode == 0, run.stderr
+    asked = (project / "asked.log").read_text().splitlines() if (project / "asked.log").exists() else []
+    assert asked == ([] if trusted else [command]), run.tool_results
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    [found] = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "matcher/never-asked"]
+    assert found["line"] == _line(settings, '"Bash"') and found["message"].startswith("once this folder") is not trusted
+
+
+@pytest.mark.parametrize("file, permissions, call", [
+    ("settings.local.json", {"allow": ["Bash"]}, {"tool": "Bash", "input": {"command": "touch made.txt"}}),
+    ("settings.json", {"defaultMode": "acceptEdits"}, {"tool": "Write", "input": {"file_path": "made.txt",
+                                                                                  "content": "x\n"}})],
+    ids=["local allow rule", "project acceptEdits"])
+@pytest.mark.parametrize("trusted", [True, False], ids=["trusted folder", "untrusted folder"])
+def test_the_local_files_allow_rules_and_the_projects_mode_hold_trusted_or_not(claude_cli, home, project, file,
+                                                                              permissions, call, trusted):
+    """Only the project's own allow rules wait for trust (the test above): doctor words no other."""
+    if trusted:
+        (home / ".claude.json").write_text(json.dumps({"hasCompletedOnboarding": True, "projects": {
+            str(project.resolve()): {"hasTrustDialogAccepted": True}}}))
+    settings = project / ".claude" / file
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": permissions, "hooks": {"PermissionRequest": [
+        {"matcher": call["tool"], "hooks": [{"type": "command", "command": ASKED}]}]}}, indent=2))
+    if "file_path" in call["input"]:
+        call = {**call, "input": {**call["input"], "file_path": str(project / "made.txt")}}
+
+    run = run_claude(project, home, [call], claude=claude_cli, skip_permissions=False)
+
+    assert run.returncode == 0, run.stderr
+    asked = (project / "asked.log").read_text().splitlines() if (project / "asked.log").exists() else []
+    assert asked == [], (asked, run.tool_results)
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "matcher/never-asked"]
+    assert found and not any(f["message"].startswith("once this folder") for f in found), found

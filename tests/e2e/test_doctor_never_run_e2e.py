@@ -141,3 +141,27 @@ def test_a_skills_shell_line_passes_a_pre_tool_use_guard_and_meets_a_pre_skill_s
 
     flagged = doctor_flags(home, project, {"matcher/guard-misses-skill-lines"})
     assert flagged == (set() if shell_line_guard else {(str(settings), line_of(settings, '"matcher"'))})
+
+
+GUARDED_SKILL = "---\nname: release\ndescription: Cut a release\nhooks:\n  PreToolUse:\n    - matcher: Bash\n" \
+                "      hooks:\n        - type: command\n          command: {guard}\n---\n\n# Release\nTag and push.\n"
+
+
+@pytest.mark.parametrize("where, prompt, refused", [("skill", "go", False), ("skill", "/release", True),
+                                                    ("skill and settings", "go", True)],
+                         ids=["skill only", "skill only, the skill run", "twin: settings too"])
+def test_a_guard_in_a_skills_frontmatter_runs_only_once_the_skill_has_run(claude_cli, home, project, where, prompt,
+                                                                          refused):
+    guard = _write(project / ".claude" / "hooks" / "no-shell.sh", REFUSE_ALL, executable=True)
+    skill = _write(project / ".claude" / "skills" / "release" / "SKILL.md", GUARDED_SKILL.format(guard=guard))
+    group = {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}
+    _write(project / ".claude" / "settings.json", json.dumps(
+        {"hooks": {"PreToolUse": [group]}} if where != "skill" else {"permissions": {}}, indent=2))
+
+    ran = run_claude(project, home, [{"tool": "Bash", "input": {"command": "touch ran.mark"}}], claude=claude_cli,
+                     prompt=prompt)
+    assert ran.returncode == 0, ran.stderr
+    assert (project / "ran.mark").exists() is not refused, ran.tool_results
+
+    flagged = doctor_flags(home, project, {"structure/guard-only-in-skill"})
+    assert flagged == (set() if where != "skill" else {(str(skill), 4)})

@@ -237,8 +237,9 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
         for index, rule in enumerate(allow if isinstance(allow, list) else []):
             what = _allowed_guard(handler, rule, matched) if isinstance(rule, str) else None
             if what is not None:
+                untrusted = rule_tool(rule) == PROMPTED_TOOL and host.allow_rules_wait_for_trust(file.scope, file.project)
                 yield ctx.finding("matcher/never-asked", file, ("permissions", "allow", index), rule=json.dumps(rule),
-                                  what=what, related=_hook_at(handler))
+                                  what=what, related=_hook_at(handler), variant="once-trusted" if untrusted else None)
                 return
 
 

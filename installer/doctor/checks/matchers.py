@@ -358,11 +358,27 @@ def _server_near_name(at: MatcherAt) -> Iterator[Finding]:
 @lru_cache(maxsize=256)
 def _near_server(spelt: str, servers: tuple[str, ...]) -> str | None:
     """The one configured server (not a plugin's: plugin-server-bare-name's) whose name is the
-    given one with a word before or after it (`linear` and `linear-server`, `mcp-linear`). Not the
-    reverse: `graphiti-memory` beside a configured `memory` is most often another server."""
+    given one with a word before or after it (`linear` and `linear-server`, `mcp-linear`), or the
+    reverse where the words are a package's (`docs-server` for `docs`): `graphiti-memory` beside a
+    configured `memory` is most often another server."""
     near = [server for server in servers if not server.startswith("plugin_")
-            for own in [_spelling(server)] if own.startswith(spelt + "_") or own.endswith("_" + spelt)]
+            for own in [_spelling(server)] if own.startswith(spelt + "_") or own.endswith("_" + spelt)
+            or _package_words(spelt, own)]
     return near[0] if len(near) == 1 else None
+
+
+# the words a package's name wraps a server's in (`docs-server`, `mcp-docs`, `server-github` of
+# @modelcontextprotocol/server-github) and a project's .mcp.json leaves out of the server's name
+PACKAGE_WORDS = frozenset({"mcp", "server", "srv", "service"})
+
+
+def _package_words(spelt: str, own: str) -> bool:
+    """The matcher's server is the configured one's name with package words around it alone."""
+    if spelt == own or own not in spelt:
+        return False
+    before, _, after = spelt.partition(own)
+    words = [word for word in (before + "_" + after).split("_") if word]
+    return bool(words) and before[-1:] in ("", "_") and after[:1] in ("", "_") and set(words) <= PACKAGE_WORDS
 
 
 @RULES.rule("matcher/event-tool-never-sent")

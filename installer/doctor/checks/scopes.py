@@ -73,6 +73,32 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
                               events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
 
 
+@RULES.rule("structure/guard-only-in-skill")
+def _guard_only_in_skill(ctx: Context) -> Iterator[Finding]:
+    """A guard registered only where it runs in part of a session (Host.part_time_hooks: a skill's
+    frontmatter), that no file the session reads registers too: before then, no call meets it.
+    At the line that registers it."""
+    if ctx.project is None:
+        return
+    read = {_signature(h) for h in ctx.handlers}
+    parts = [(host.guard_events, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)]
+    for guard_events, part in parts:
+        guards = [(event, command) for event, commands in part.events if event in guard_events
+                  for command in commands]
+        missing = [(event, command) for event, command in guards
+                   if not any(e == event and signature & s for e, s in read
+                              for signature in [_signature_of(command)])]
+        if missing:
+            event, command = missing[0]
+            yield ctx.finding_at("structure/guard-only-in-skill", ConfigFile(part.path, "unknown", part.host, "project"),
+                                 part.line, 1, owner=part.owner, event=event, command=command, when=part.when)
+
+
+def _signature_of(command: str) -> frozenset[str]:
+    """_signature's second half, for a command written outside a settings file."""
+    return frozenset(SCRIPT_NAME.findall(command)) or frozenset({" ".join(command.split())})
+
+
 def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]],
                           why: str) -> Iterator[Finding]:
     """A "hooks" block in a file Claude Code reads no hooks from (its state file ~/.claude.json,

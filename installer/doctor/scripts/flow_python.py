@@ -46,6 +46,7 @@ def python_flow(text: str, common: Common) -> Flow:
     flow = _python(tree, text, common)
     flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_python.python(tree, _nodes(tree)))
     flow.argv_regions = arguments.python(tree)
+    flow.argument_reads = arguments.python_reads(tree)
     flow.event_branches = event_branches.python(tree, EVENT_NAMES)
     return flow
 

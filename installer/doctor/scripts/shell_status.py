@@ -25,6 +25,7 @@ import re
 import shlex
 from typing import Callable, Iterator
 
+from ...hooks.model import cached_property
 from ...patterns import lazy
 from ...records import Record
 from ..shell.exit import passes_status_on, shell_options
@@ -118,7 +119,12 @@ class _Model:
         # the functions whose `return 2` is their block (a call's status is then the script's to pass on)
         self.returning = {name for name, fn in self.functions.items()
                           if name not in self.exiting and any(_return_2(c) for c in _own(fn.lists[0]))}
-        self.where = list(self._walk(tree, _State(0 if shebang_errexit else -1, False), False, ""))
+
+    @cached_property
+    def where(self) -> list[_Where]:
+        """Each statement's place in the model, walked on the first ask: cut_input, asked of every
+        hook's code, does not walk (cut_short: the corpus tree's command texts walked for nothing)."""
+        return list(self._walk(self.tree, _State(0 if self.shebang_errexit else -1, False), False, ""))
 
     # ---- the model
     def _exiting_functions(self) -> set[str]:

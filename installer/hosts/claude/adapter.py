@@ -6,18 +6,20 @@ unknown keys when it rewrites settings, so an entry is ours by its command alone
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ... import layout, safe_read
+from ...document import UTF16LE_BOM, TextReading
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
-from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events, files_below
+from ..base import Capabilities, Entry, MatcherGroups, PartTimeHooks, Scope, Target, check_events, files_below
 from .protocol import (
     ACTION_GUARDS,
     ANSWER_TABLE,
@@ -127,6 +129,9 @@ class Claude(MatcherGroups):
     title = "Claude Code"
     scopes = (Scope.user, Scope.project, Scope.local)
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
+    # FF FE starts UTF-16 LE; anything else is UTF-8, a byte that is not read as U+FFFD
+    # (docs/hosts/claude-code.md#settings-files, measured on 2.1.332)
+    text_reading = TextReading(marks=((UTF16LE_BOM, "utf-16-le"),), replaces=True)
     rewrite_events = frozenset({"PreToolUse", "PermissionRequest"})
     rewrite_field = "hookSpecificOutput.updatedInput"
     rewrites_combine = "parallel"  # (docs/hosts/claude-code.md#several-hooks)
@@ -195,6 +200,9 @@ class Claude(MatcherGroups):
     exit_2_blocks = BLOCKED_BY_EXIT_2
     input_on_stdin_only = "sh -c"  # (Claude Code's hooks reference: the input comes as JSON on stdin)
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
+    # (measured on 2.1.332 on Linux without PowerShell: the hook never ran, without a word;
+    # docs/hosts/claude-code.md#command-execution)
+    shell_programs = {"powershell": ("pwsh", "powershell")}
     file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
     probed = True
     answer_table = ANSWER_TABLE
@@ -219,6 +227,19 @@ class Claude(MatcherGroups):
             except OSError:
                 continue
             found += [folder / name / "SKILL.md" for name in names]
+        return found
+
+    def part_time_hooks(self, project: Path | None) -> list[PartTimeHooks]:
+        """The `hooks:` of each skill's frontmatter: measured on 2.1.332
+        (docs/hosts/claude-code.md#hooks-in-a-skills-frontmatter), a PreToolUse guard there let a
+        Bash call run in a session that had not run the skill, and
+        refused it once the prompt had run the skill."""
+        found = []
+        for path in self.skill_files(project):
+            read = frontmatter_hooks(safe_read.read_or_none(path, safe_read.SCRIPT) or b"")
+            if read is not None and read[1]:
+                found.append(PartTimeHooks(self.name, path, read[0], f"skill {path.parent.name}", read[1],
+                                           "only once the skill has run in a session (from then on)"))
         return found
 
     def tools_selected(self, matcher: Any) -> frozenset[str] | None:
@@ -296,6 +317,22 @@ class Claude(MatcherGroups):
                         for event in wiring.events]
         return entries
 
+    def allow_rules_wait_for_trust(self, scope: str | None, project: Path | None) -> bool:
+        """A project's allow rules in a folder no ~/.claude.json entry (its own or a parent's) trusts:
+        measured on 2.1.332 (docs/hosts/claude-code.md#permission-rules), `"allow": ["Bash"]` kept a
+        PermissionRequest hook from running in a trusted folder, not in an untrusted one (`-p`)."""
+        if scope != Scope.project.value or project is None:
+            return False
+        raw = safe_read.read_or_none(state_file(), safe_read.STATE) if state_file().is_file() else None
+        try:
+            projects = json.loads(raw).get("projects") if raw else None
+        except (ValueError, AttributeError, RecursionError):
+            return False  # (a state file we cannot read says nothing either way)
+        if not isinstance(projects, dict):
+            return True
+        return not any(isinstance(entry := projects.get(str(folder)), dict) and entry.get("hasTrustDialogAccepted") is True
+                       for folder in (project, *project.parents))
+
     def default_timeout(self, kind: str | None, event: str) -> float | None:
         seconds = DEFAULT_TIMEOUT.get(kind or "")
         return SHORT_EVENTS.get(event, seconds) if kind in ("command", "http", "mcp_tool") else seconds
@@ -368,3 +405,39 @@ def _given(path: Path, project: Path, managed: set[Path], user_settings: tuple[P
         scope = "project" if path.name == "settings.json" else "local"
         return Candidate(path, scope, SETTINGS_KIND, real.parent.parent)
     return None
+
+
+
+FRONTMATTER_KEY = lazy(r"([ \t]*)(?:- +)?([\w\"'-]+)[ \t]*:[ \t]*(.*)")
+
+
+def frontmatter_hooks(raw: bytes) -> tuple[int, tuple[tuple[str, tuple[str, ...]], ...]] | None:
+    """The line of a Markdown file's YAML frontmatter `hooks:` and, per event under it, the commands
+    of its hooks (read line by line: the block form Claude Code's docs show); None without one."""
+    if raw.lstrip()[:3] != b"---" or b"hooks" not in raw[:64 * 1024]:
+        return None  # (most skills: no frontmatter hooks, and no pattern compiled for them)
+    lines = raw[:64 * 1024].decode("utf-8", "replace").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None
+    hooks_line, inside, event_indent = None, False, None
+    events: dict[str, list[str]] = {}
+    for number, line in enumerate(lines[1:], 2):
+        if line.strip() == "---":
+            break
+        found = FRONTMATTER_KEY.fullmatch(line)
+        if found is None or line.lstrip().startswith("#"):
+            continue
+        indent, key, value = len(found[1]), _unquoted(found[2]), found[3].strip()
+        if indent == 0:
+            inside = key == "hooks" and hooks_line is None
+            hooks_line = number if inside else hooks_line
+        elif inside and (event_indent is None or indent == event_indent) and not line.lstrip().startswith("-"):
+            event_indent = indent
+            events[key] = []
+        elif inside and key == "command" and value and events:
+            events[list(events)[-1]].append(_unquoted(value))
+    return None if hooks_line is None else (hooks_line, tuple((event, tuple(commands)) for event, commands in events.items()))
+
+
+def _unquoted(value: str) -> str:
+    return value[1:-1] if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" else value

@@ -398,8 +398,8 @@ class Codex(MatcherGroups):
             return super().load(path)
         return read_settings(path)
 
-    def parse(self, path: Path, raw: bytes) -> Document:
-        return settings_document(path, raw) if path.suffix == ".toml" else super().parse(path, raw)
+    def parse(self, path: Path, raw: bytes, lenient: bool = False) -> Document:
+        return settings_document(path, raw) if path.suffix == ".toml" else super().parse(path, raw, lenient)
 
     def problems(self, data: Any) -> set[str]:
         return set() if isinstance(data, Settings) else super().problems(data)

@@ -487,7 +487,7 @@ class Opencode(Host):
         except FileNotFoundError:
             return read_plugin(path, None)
 
-    def parse(self, path: Path, raw: bytes) -> Document:
+    def parse(self, path: Path, raw: bytes, lenient: bool = False) -> Document:
         return read_plugin(path, raw)
 
     def check(self, doc: Document, target: Target, force: bool) -> None:

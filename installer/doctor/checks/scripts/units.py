@@ -162,6 +162,11 @@ class Script:
         line, column = handler.file.position(keys, at_key)
         related = [{"path": str(self.facts.path), "line": place.line, "column": place.column,
                     "message": f"the line of {self.facts.path.name} it is about"}]
+        other = handler.keys[:2] if keys != handler.keys[:2] else handler.keys + ("command",)
+        other_line, other_column = handler.file.position(other, other == handler.keys[:2])
+        if other_line != line:  # (both lines of the registration: the event's key and the handler's command)
+            related.append({"path": str(handler.file.path), "line": other_line, "column": other_column,
+                            "message": f"the {handler.event} key" if other == handler.keys[:2] else "the handler's command"})
         words = {"line": place.line, **params, "script": self.facts.path.name}
         return Finding(rule.id, rule.severity, str(handler.file.path), line, column, message.format(**words),
                        hint.format(**words), related, keys, at_key)

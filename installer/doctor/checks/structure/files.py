@@ -76,6 +76,15 @@ def _not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
         yield ctx.finding("structure/not-object", at.file, (), found=at.outline[1])
 
 
+@FILE_RULES.rule("structure/not-utf8")
+def _not_utf8(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A byte the host read as U+FFFD (Host.text_reading): the file loads, but not as written."""
+    undecoded = at.file.document.undecoded if at.file.document is not None else None
+    if undecoded is not None:
+        byte, line, column = undecoded
+        yield ctx.finding_at("structure/not-utf8", at.file, line, column, byte=f"0x{byte:02x}", host=at.format.host)
+
+
 @FILE_RULES.rule("structure/top-level-event")
 def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """An event beside "hooks" (names looked up folded, among the host's and, in a Cursor
