@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How `hookwright doctor`'s time grows with each input a config or a script can make large:
 handlers per file, distinct matchers, one command's length, a script's size (shell, Python,
-JavaScript) and if-nesting depth (a shell script's, an opencode plugin's), each over at least 16x.
+JavaScript) and if-nesting depth (a shell script's, an opencode plugin's, unclosed `case` lines),
+each over at least 16x.
 
 Each input is built at five sizes (n, 2n, 4n, 8n, 16n, from a typical file's size up); each
 size is one project of its own, checked by a fresh `doctor` process; the sizes take turns
@@ -144,6 +145,13 @@ def nesting(root: Path, n: int) -> None:
     _script_project(root, "hook.sh", text, "bash \"$CLAUDE_PROJECT_DIR\"/hook.sh")
 
 
+def case_depth(root: Path, n: int) -> None:
+    """A shell script of n `case` lines never closed, each with an exit: every line one arm deeper
+    (the hostile suite's long scripts hold such lines by the thousand)."""
+    text = "#!/bin/bash\n" + "".join(f'case "$1" in a{i}) echo "x{i}" ; exit 2\n' for i in range(n))
+    _script_project(root, "hook.sh", text, "bash \"$CLAUDE_PROJECT_DIR\"/hook.sh")
+
+
 def plugin_nesting(root: Path, n: int) -> None:
     """An opencode plugin whose tool.execute.before hook nests n ifs, each copying the call's
     arguments, a rewrite at the bottom."""
@@ -164,6 +172,7 @@ INPUTS: dict[str, tuple[Callable[[Path, int], None], int, str]] = {
     "JavaScript script size": (js_script, 25, "functions"),
     "nesting depth": (nesting, 256, "ifs"),
     "plugin nesting depth": (plugin_nesting, 128, "ifs"),
+    "unclosed case depth": (case_depth, 250, "lines"),
 }
 SETTINGS = ".claude/settings.json"  # the file doctor is named to check, in each project
 CHECKED = {"plugin nesting depth": ".opencode/plugins/deep.ts"}  # the inputs whose file is another

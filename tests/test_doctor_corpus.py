@@ -368,7 +368,9 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     say so (2 unknown events, warnings before; a group's and a handler's unknown key split from the
     misplaced ones: 4 reworded) and a PreToolUse handler that voids its whole settings file was
     reported (6 more, measured on 2.1.332), and when values SchemaStore's enums lack and env values of
-    another type became opinions, warnings (3, measured on 2.1.332: the file loads). Such a change
+    another type became opinions, warnings (3, measured on 2.1.332: the file loads), and when `source`
+    and bash's other constructs dash lacks were (1 more: claude-pipeline's PostToolUse formatter,
+    whose `source` of its platform file sh never finds, so it formats nothing). Such a change
     rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)

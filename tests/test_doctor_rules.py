@@ -603,7 +603,9 @@ IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts
                  # a plugin's MCP server named bare in a group's matcher, and in a handler's `if`
                  "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"},
                  # an async hook's answer, by Claude Code's protocol table and by Codex's rejected answers
-                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"}}
+                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"},
+                 # a program not found on the hooks' PATH, and on a PATH a hook's script sets itself
+                 "command/interpreter-not-found": {"commands.RULES", "scripts.LOAD_RULES"}}
 
 
 def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():

@@ -486,6 +486,8 @@ def test_every_script_rule_is_tested():
               "script/cursor-refusal-not-read", "script/cursor-text-not-json",
               # a value read by jq without -r tested with an anchored pattern: tests/test_doctor_shell_values.py
               "script/value-keeps-quotes",
+              # how the interpreter a hook starts loads its script: tests/test_doctor_hook_start.py
+              "script/module-system", "script/import-not-found",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

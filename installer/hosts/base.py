@@ -320,6 +320,9 @@ class Host(ABC):
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False
+    # a handler's "shell" value -> the programs the host starts for it, one of which must be on PATH
+    # (none there: the hook never runs); {}: not known, or the value changes nothing
+    shell_programs: ClassVar[dict[str, tuple[str, ...]]] = {}
     # the names its hooks see tools by, where they differ from the model's: the model's name -> the
     # name a hook sees (and a matcher selects); the names its own tools are matched by; the events
     # whose matcher is a tool's name; and its exact-list form of a matcher. Empty: not known, and

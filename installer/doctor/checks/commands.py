@@ -23,7 +23,7 @@ from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..scripts import bashisms, runners
+from ..scripts import bashisms, runners, variables
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell.interpret import PYTHON
@@ -103,25 +103,60 @@ def python_exit_2(inv: Invocation | None, why: str) -> str | None:
     return why if python and not inv.tolerated and inv.sets_status else None
 
 
-def _bad_interpreter(first_line: bytes) -> str | None:
-    """Why the kernel cannot start a script with this `#!` line (None: it can, or there is none,
-    and the shell runs it itself)."""
+# interpreters that read the one argument Linux passes from a `#!` line as one option word, and fail
+# on "-e -u" (measured here: bash 5.2 "- : invalid option", exit 1; python3 3.11 "Unknown option: - ",
+# exit 2; node 20 "bad option"); perl and ruby read the line's options themselves
+ONE_OPTION_INTERPRETERS = lazy(r"(?:ba|da|z|k)?sh|python[\d.]*|node(?:js)?|bun|deno")
+# a script in a language sh cannot read, by its name: without a `#!` line sh runs it all the same
+NOT_SHELL_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php"})
+BOM = b"\xef\xbb\xbf"
+SHELLS = frozenset({"sh", "dash", "bash", "zsh", "ksh"})
+# (not an exit 2: the effect itself) a shell script that sh runs in bash's place
+UNDER_SH = ("it runs, but what only bash reads fails under sh (dash: a [[ test is false, an array stops it with exit 2), "
+            "so a gate may let the calls it should refuse through")
+SH_SYNTAX_ERROR = "sh stops at the first line of another language it cannot parse, with exit 2 (dash 0.5.12)"
+
+
+def _bad_interpreter(first_line: bytes, path: Path) -> tuple[str, str | None] | None:
+    """Why the system cannot start a script with this first line in the interpreter it names
+    (None: it can, or sh runs a shell script itself). Linux gives the interpreter the rest of the
+    `#!` line as one argument (env then looks for a program named "bash -e": measured with
+    coreutils 9.1, exit 127; `env -S` splits it), and a line that does not begin with `#!` (a
+    byte-order mark before it, or none) is no `#!` line: sh runs the file as a shell script.
+    With the reason, why it exits 2 where it does (None: it exits 1 or 127; UNDER_SH: it runs)."""
+    if first_line.startswith(BOM + b"#!"):
+        marked = first_line[5:].decode("utf-8", "replace").split()
+        program = (marked[1] if len(marked) > 1 and marked[0].endswith("/env") else marked[0]).rsplit("/", 1)[-1] \
+            if marked else ""
+        if program and program not in bashisms.SH_NAMES:
+            return (f"a byte-order mark stands before its #! line, so the system does not see that line and sh runs "
+                    f"the script in place of {program}"), SH_SYNTAX_ERROR if program not in SHELLS else UNDER_SH
+        return None
     if not first_line.startswith(b"#!"):
+        if path.suffix in NOT_SHELL_SUFFIXES and first_line.strip():
+            return "it has no #! line, so sh runs it as a shell script, which it is not", SH_SYNTAX_ERROR
         return None
     line = first_line[2:].decode("utf-8", "replace")
     if line.endswith("\r"):
         last = line.split()[-1] if line.split() else ""
         return ("its #! line ends with a carriage return (Windows line endings), so the program it names is "
-                f"looked for as {json.dumps(last + chr(13))}")
+                f"looked for as {json.dumps(last + chr(13))}"), None
     words = line.split()
     if not words or not words[0].startswith("/"):
         return None
     if not disk.exists(words[0]):
-        return f"the interpreter its #! line names, {words[0]}, does not exist here"
-    if Path(words[0]).name == "env":
-        program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
-        if program and disk.which(program) is None:
-            return f"its #! line runs {program} through env, and {program} is not on PATH"
+        return f"the interpreter its #! line names, {words[0]}, does not exist here", None
+    name = Path(words[0]).name
+    if name == "env":
+        if len(words) > 2 and not (words[1].startswith("-") and "S" in words[1].split("=")[0]):
+            return (f"Linux passes {json.dumps(' '.join(words[1:]))} to env as one word, and env finds no program "
+                    "of that name (only env -S splits it)"), None
+        named = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+        if named and disk.which(named) is None:
+            return f"its #! line runs {named} through env, and {named} is not on PATH", None
+    elif len(words) > 2 and ONE_OPTION_INTERPRETERS.fullmatch(name):
+        return (f"Linux passes {json.dumps(' '.join(words[1:]))} to {name} as one argument, which {name} does not "
+                "read as options"), "python exits 2 on an option it does not know" if PYTHON.match(name) else None
     return None
 
 
@@ -387,23 +422,24 @@ def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
     (a script mended by hand gets them back on the next checkout), else the script's line 1."""
     for inv, path, _mode in command.scripts_on_disk:
         first = disk.first_line(path)
-        why = _bad_interpreter(first) if inv.direct and sys.platform != "win32" else None
-        if not why:
+        bad = _bad_interpreter(first, path) if inv.direct and sys.platform != "win32" else None
+        if not bad:
             continue
+        why, exits_2 = bad
+        effect = exits_2 if exits_2 is UNDER_SH else _effect(command.handler, exits_2 if command.res.main is inv else None)
         found = ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv),
-                            script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler))
-        if first.endswith(b"\r"):
-            run_at = {"path": found.path, "line": found.line, "column": found.column,
-                      "message": "the hook that runs it"}
-            forced = _crlf_attribute(path)
-            if forced is None:
-                found = found._replace(path=str(path), line=1, column=len(first), related=[run_at])
-            else:
-                found = ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv), variant="attribute",
-                                    script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler),
-                                    attribute=forced[2], name=path.name)._replace(
-                    path=str(forced[0]), line=forced[1], column=1,
-                    related=[run_at, {"path": str(path), "line": 1, "column": len(first), "message": "its #! line"}])
+                            script=_quote(inv.script or str(path)), why=why, effect=effect)
+        run_at = {"path": found.path, "line": found.line, "column": found.column, "message": "the hook that runs it"}
+        forced = _crlf_attribute(path) if first.endswith(b"\r") else None
+        if forced is None:  # (at the #! line, where the change is made)
+            found = found._replace(path=str(path), line=1, column=len(first) if first.endswith(b"\r") else 1,
+                                   related=[run_at])
+        else:
+            found = ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv), variant="attribute",
+                                script=_quote(inv.script or str(path)), why=why, effect=effect,
+                                attribute=forced[2], name=path.name)._replace(
+                path=str(forced[0]), line=forced[1], column=1,
+                related=[run_at, {"path": str(path), "line": 1, "column": len(first), "message": "its #! line"}])
         yield found
 
 
@@ -515,12 +551,13 @@ def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
     Reported where the second refuses (by exit 2 or a JSON decision): it can no longer see the call."""
     if command.exec_form or len(command.res.invocations) < 2:
         return
+    scripts = [(Path(inv.script).name, facts) for inv, facts in handler_facts.script_facts(command.handler)
+               if inv.script is not None and facts.readable and (facts.flow.reads_stdin or facts.flow.input_reads)]
+    if len(scripts) < 2:
+        return  # (the premise before the parse: on the corpus tree, 35 ms of command lines parsed for nothing)
     takers = stdin_takers(command.written)
     readers: dict[int, tuple[str, keys_facts]] = {}
-    for inv, facts in handler_facts.script_facts(command.handler):
-        if inv.script is None or not facts.readable or not (facts.flow.reads_stdin or facts.flow.input_reads):
-            continue
-        name = Path(inv.script).name
+    for name, facts in scripts:
         at = next((i for i, taker in enumerate(takers) if any(name in w.text for w in taker.plain)), None)
         if at is not None:
             readers.setdefault(at, (name, facts))
@@ -718,6 +755,20 @@ def _sh_without_shell(ctx: Context, command: Command) -> Iterator[Finding]:
 @RULES.rule("command/interpreter-not-found")
 def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
     res = command.res
+    shell = command.handler.value.get("shell")
+    programs = command.adapter.shell_programs.get(shell, ()) if isinstance(shell, str) and not command.exec_form \
+        else ()
+    if programs and not any(disk.which(program) for program in programs):  # (the shell the host would start)
+        yield ctx.finding("command/interpreter-not-found", command.file, command.handler.keys + ("shell",),
+                          variant="shell", program=programs[0], shell=shell, effect=_effect(command.handler))
+        return
+    hidden = variables.hidden_by_own_path(command.written, SHELL_BUILTINS) if "PATH=" in command.written and not command.exec_form \
+        else None
+    if hidden is not None:  # (a PATH the command sets itself, for what it runs after)
+        yield ctx.finding("command/interpreter-not-found", command.file, command.keys, variant="command-path",
+                          program=hidden.program, path=hidden.path, folder=hidden.folder,
+                          effect=_effect(command.handler))
+        return
     if res.dynamic:
         return
     reported = set()

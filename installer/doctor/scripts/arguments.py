@@ -32,6 +32,16 @@ class Region(Record):
     given: bool  # the region runs when the argument is given (False: when it is not)
 
 
+class Read(Record):
+    """A read of the script's positional argument `index` (1: the first) that fails, or reads
+    nothing, when the command passes none: the hook's input read from its arguments."""
+
+    position: int
+    line: int
+    column: int
+    what: str  # as written: `sys.argv[1]`, `JSON.parse(process.argv[2])`, `echo "$1" | jq`
+
+
 def reaches(regions: Iterable[Region], line: int, arguments: tuple[str, ...]) -> bool:
     """Whether a run with these arguments reaches the line."""
     return all((region.argument in arguments) == region.given for region in regions
@@ -69,6 +79,48 @@ def python(tree: ast.Module) -> tuple[Region, ...]:
 
     walk(tree.body, max((getattr(n, "end_lineno", 0) or 0) for n in tree.body) if tree.body else 0)
     return tuple(regions)
+
+
+# what catches an IndexError (a bare except, Exception and its ancestors)
+CATCHES_INDEX_ERROR = frozenset({"IndexError", "LookupError", "Exception", "BaseException"})
+
+
+def python_reads(tree: ast.Module) -> tuple[Read, ...]:
+    """Each `sys.argv[N]` (N >= 1) that raises IndexError without N arguments (exit 1): none in a
+    script that asks len(sys.argv), nor one inside a try that catches IndexError."""
+    positional = _argparse_positionals(tree)
+    if positional:
+        return positional
+    subscripts = [node for node in ast.walk(tree) if isinstance(node, ast.Subscript)
+                  and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and node.slice.value >= 1
+                  and isinstance(node.value, ast.Attribute) and node.value.attr == "argv"
+                  and ast.unparse(node.value) == "sys.argv"]
+    if not subscripts or any(isinstance(node, ast.Call) and ast.unparse(node) == "len(sys.argv)"
+                             for node in ast.walk(tree)):
+        return ()
+    caught = [(node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno) for node in ast.walk(tree)
+              if isinstance(node, ast.Try) and any(h.type is None or CATCHES_INDEX_ERROR & set(ast.unparse(h.type).strip(
+                  "()").replace(" ", "").split(",")) for h in node.handlers)]
+    return tuple(Read(int(node.slice.value), node.lineno, node.col_offset + 1, ast.unparse(node))  # type: ignore[attr-defined]
+                 for node in subscripts if not any(first <= node.lineno <= last for first, last in caught))
+
+
+def _argparse_positionals(tree: ast.Module) -> tuple[Read, ...]:
+    """The last positional argument argparse requires (`add_argument("payload")`, no nargs "?" or
+    "*", no default): without it parse_args() prints its usage and exits 2, which a host that reads
+    exit 2 as a block takes for a refusal of every call."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
+    if not any(call.func.attr == "parse_args" and not call.args for call in calls):  # type: ignore[attr-defined]
+        return ()
+    required = [call for call in calls if call.func.attr == "add_argument" and call.args  # type: ignore[attr-defined]
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+                and not call.args[0].value.startswith("-")
+                and not any(k.arg == "default" or (k.arg == "nargs" and isinstance(k.value, ast.Constant)
+                                                   and k.value.value in ("?", "*")) for k in call.keywords)]
+    if not required:
+        return ()
+    last = sorted(required, key=lambda call: (call.lineno, call.col_offset))[-1]
+    return (Read(len(required), last.lineno, last.col_offset + 1, ast.unparse(last).split(".")[-1]),)
 
 
 def _ends(body: list[ast.stmt]) -> bool:
@@ -149,6 +201,32 @@ MENTIONS_ARGV = lazy(r"argv|Deno\.args", needs=("argv", "Deno.args"))
 STATEMENT_END = lazy(r";|\n")
 JS_IF = lazy(r"""(?<![\w$.])if\s*\(""", needs=("if",))
 JS_ELSE = lazy(r"""\s*else\b""")
+
+
+# the input parsed from an argument: JSON.parse(process.argv[2]), or from a name given one (no default)
+JS_PARSED_ARGUMENT = lazy(r"""(?:JSON\.parse|readFileSync|readFile)\(\s*(?P<argv>process\.argv|Bun\.argv|Deno\.args)"""
+                          r"""\[(?P<n>\d+)\]\s*[,)]""", needs=("JSON.parse", "readFile"))
+JS_ARGUMENT_NAME = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<argv>process\.argv|Bun\.argv|"""
+                        r"""Deno\.args)\[(?P<n>\d+)\]\s*(?:;|$)""", re.M, needs=("argv", "Deno.args"))
+
+
+def javascript_reads(code: str, at: Callable[[int], tuple[int, int]]) -> tuple[Read, ...]:
+    """The hook's input parsed from an argument, or read from the file it names (JSON.parse of
+    undefined throws, and readFileSync of it: exit 1)."""
+    if ("JSON.parse" not in code and "readFile" not in code) or not MENTIONS_ARGV.search(code):
+        return ()
+    found = [(m, m.group(0).rstrip(",")) for m in JS_PARSED_ARGUMENT.finditer(code)]
+    for named in JS_ARGUMENT_NAME.finditer(code):
+        parsed = re.search(rf"(?:JSON\.parse|readFileSync|readFile)\(\s*{re.escape(named['name'])}\s*[,)]",
+                           code[named.end():])
+        if parsed:
+            found.append((named, parsed.group(0).rstrip(",") + ("" if parsed.group(0).endswith(")") else ")")))
+    reads = []
+    for match, what in found:
+        index = int(match["n"]) + (1 if match["argv"] == "Deno.args" else -1)  # (argv[0] is node, [1] the script)
+        if index >= 1:
+            reads.append(Read(index, *at(match.start()), what))
+    return tuple(reads)
 
 
 def javascript(code: str, close: Close, balanced: Balanced) -> tuple[Region, ...]:
@@ -236,6 +314,35 @@ SH_ARGUMENT = lazy(r"""^\$\{?1(?:[:]?[-=?][^}]*)?\}?$""")  # $1, ${1}, ${1:-pre}
 SH_ALIAS = lazy(r"""(?:^|[\s;])(?:local\s+|readonly\s+|declare\s+)?(?P<name>[A-Za-z_]\w*)=["']?\$\{?1(?:[:]?[-=?][^}"'\s]*)?\}?["']?(?=[\s;]|$)""",
                 re.M, needs=("1",))
 SH_GLOB = frozenset("*?[")
+
+
+# the input handed to a reader from $1 (or a name given $1): `echo "$1" | jq`, `printf '%s' "$1" |
+# python3 ...`, `jq ... <<< "$1"`
+SH_HANDED = r"""(?:\b(?:echo|cat|printf(?:\s+(?:'[^'\n]*'|"[^"\n]*"))?)\s+"?\$\{{?{name}\}}?"?\s*\|\s*""" \
+            r"""(?:jq|python3?|node|gojq|yq)\b|\b(?:jq|gojq|python3?)\b[^\n|;]*<<<\s*"?\$\{{?{name}\}}?"?)"""
+SH_FIRST_ARGUMENT = lazy(SH_HANDED.format(name="1"), needs=("$",))
+SH_GIVEN_FIRST = lazy(r"""(?m)^(?:export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=["']?\$\{?1\}?["']?[ \t]*(?:;|$|#)""",
+                      needs=("$",))
+SH_FUNCTION = lazy(r"""\b[A-Za-z_][\w-]*\s*\(\s*\)|\bfunction\s+\w|\bset\s+--|\bshift\b""",
+                   needs=("(", "function", "set", "shift"))
+
+
+def shell_reads(code: str, at: Callable[[int], tuple[int, int]]) -> tuple[Read, ...]:
+    """The hook's input handed to jq (or python, node) from $1, or from a name the script gives
+    $1 at its top level, which is empty without it: jq reads nothing. None in a script with a
+    function (whose own $1 it may be), a `set --` or a `shift`."""
+    if "$1" not in code and "${1}" not in code:
+        return ()
+    found = SH_FIRST_ARGUMENT.search(code)
+    if found is None:
+        for given in SH_GIVEN_FIRST.finditer(code):
+            found = re.search(SH_HANDED.format(name=re.escape(given["name"])), code[given.end():])
+            if found is not None:
+                return () if SH_FUNCTION.search(code) else (Read(1, *at(given.start()), given.group(0).strip()),)
+        return ()
+    if SH_FUNCTION.search(code):
+        return ()
+    return (Read(1, *at(found.start()), found.group(0)),)
 
 
 def shell(code: str, tree_of: Callable[[], list[AndOr] | None], line_of: Callable[[int], int]) -> tuple[Region, ...]:

@@ -44,15 +44,36 @@ AMPERSAND_REDIRECT = BashOnly("&> (output and errors to one file)", "`command &>
                               "background and empties the file: the output is not redirected and the command's exit "
                               "status is lost", "> file 2>&1", "&>")
 PIPE_BOTH = BashOnly("|& (output and errors into the pipe)", f"it is a syntax error: {STOPS}", "2>&1 |", "|&")
+SOURCE = BashOnly("`source`", "`source` is not found (exit 127): what `&&` joins after it never runs, and the "
+                  "variables it was to set stay unset", ". FILE (the POSIX dot command)", "source")
+PROCESS_SUBSTITUTION = BashOnly("process substitution (<(...) or >(...))", f"it is a syntax error: {STOPS}",
+                                "a pipe, or a temporary file made with mktemp", "<(")
+ANSI_QUOTE = BashOnly("$'...' quoting", "the $ and the backslashes stay in the string as written (dash 0.5.12), so "
+                      "a value or pattern built from it never matches what bash made of it",
+                      "printf '\\t' (or the character itself) in ordinary quotes", "$'")
+ARITHMETIC = BashOnly("an arithmetic test ((( ... )))", "it reads (( as two subshells and runs the expression as a "
+                      "command, which is not found (exit 127): the test is false whatever it tests",
+                      "[ \"$n\" -gt 1 ] (or $(( ... )) inside [ ... ])", "((")
+SELECT = BashOnly("`select`", f"it is a syntax error: {STOPS}", "a case on the value read", "select")
+SEQUENCE = BashOnly("a brace sequence ({1..3})", "it is not expanded: the loop runs once, on the text {1..3} itself",
+                    "$(seq 1 3), or a while loop with a counter", "{")
 ERR_TRAP = BashOnly("an ERR trap", "dash says \"trap: ERR: bad trap\" and runs on without it: the trap never runs, "
                     "so the failure it was meant to log or turn into a block passes unseen",
                     "`command || { ...; exit 2; }` after each command it watches", "ERR")
 
+# bash's builtins that dash has not: each is "not found" (exit 127), and the script runs on without it
+BASH_BUILTINS = frozenset({"shopt", "let", "pushd", "popd", "dirs", "declare", "typeset", "mapfile", "readarray",
+                           "coproc", "disown", "enable"})
+BRACE_SEQUENCE = lazy(r"\{-?\w+\.\.-?\w+(?:\.\.-?\d+)?\}")
+
 _PARAMETER = r"\$\{(?:!|#?[A-Za-z_][A-Za-z0-9_]*\[|[A-Za-z_][A-Za-z0-9_]*(?:/|:[\s\d(]|\^|,))"
 BASH_PARAMETER = lazy(_PARAMETER, needs=("${",))
 # a line without one of these has none of the constructs (most commands: nothing is lexed)
-SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}",
-             needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "|&", "ERR", "${"))
+SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}|<\(|>\(|\$'|\(\(|\.\.|"
+             r"\b(?:source|select|shopt|let|pushd|popd|dirs|declare|typeset|mapfile|readarray|coproc|disown|enable)\b",
+             needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "|&", "ERR", "${", "<(", ">(", "$'", "((",
+                    "..", "source", "select", "shopt", "let", "pushd", "popd", "dirs", "declare", "typeset", "mapfile",
+                    "readarray", "coproc", "disown", "enable"))
 SH_NAMES = frozenset({"sh", "dash"})
 
 
@@ -67,6 +88,8 @@ def first(code: str) -> tuple[BashOnly, int] | None:
             found = in_words(Lexer(line.text, {}, None).words())
         except Unreadable:  # a here-document, an unclosed quote...: nothing said
             continue
+        if found is None and "$'" in line.text and "$'" in mask_quotes(line.text):
+            found = ANSI_QUOTE
         if found:
             column = mask_quotes(line.text).find(found.marker)
             return found, line.offset + max(column if column >= 0 else line.text.find(found.marker), 0)
@@ -81,6 +104,8 @@ def in_words(words: list[Word]) -> BashOnly | None:
         if word.operator:
             if word.text == "|&":
                 return PIPE_BOTH
+            if word.text == "(" and at_command and nxt_is(words, i, "("):
+                return ARITHMETIC
             in_test = False
             continue
         if word.dynamic is ARRAY_DYNAMIC:
@@ -91,6 +116,8 @@ def in_words(words: list[Word]) -> BashOnly | None:
             continue
         text = word.text
         if word.redirect:
+            if text in ("<", ">") and nxt_is(words, i, "("):
+                return PROCESS_SUBSTITUTION._replace(marker=text + "(")
             if text.endswith("<<<"):
                 return HERE_STRING
             if text.startswith("&>"):
@@ -100,6 +127,13 @@ def in_words(words: list[Word]) -> BashOnly | None:
         if at_command:
             if text == "[[":
                 return DOUBLE_BRACKET
+            if text == "source" and nxt is not None and not nxt.operator:
+                return SOURCE
+            if text == "select" and nxt is not None and not nxt.operator:
+                return SELECT
+            if text in BASH_BUILTINS:
+                return BashOnly(f"bash's `{text}`", f"`{text}` is not found (exit 127), and the script runs on "
+                                "without what it does", "what POSIX sh has (the dash manual lists its commands)", text)
             if text in ("[", "test"):
                 in_test = True
             elif text == "function" and nxt is not None and not nxt.operator:
@@ -115,7 +149,14 @@ def in_words(words: list[Word]) -> BashOnly | None:
                     return inner
         if in_test and text == "==":
             return DOUBLE_EQUALS
+        if "{" in text and ".." in text and not word.dynamic and BRACE_SEQUENCE.search(text):
+            return SEQUENCE
     return None
+
+
+def nxt_is(words: list[Word], i: int, text: str) -> bool:
+    """The word after words[i] is the operator `text`."""
+    return i + 1 < len(words) and words[i + 1].operator and words[i + 1].text == text
 
 
 def _sets_pipefail(words: list[Word], start: int) -> bool:

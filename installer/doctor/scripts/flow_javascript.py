@@ -48,6 +48,7 @@ def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Pat
                                                             + tuple(runtimes.js_lost_statuses(code, at, _close, _balanced)))
     flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
     flow.argv_regions = arguments.javascript(code, _close, _balanced)
+    flow.argument_reads = arguments.javascript_reads(code, at)
     flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
     if path is not None and path.suffix:
         from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file

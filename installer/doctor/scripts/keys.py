@@ -35,7 +35,7 @@ from typing import Any, Callable, Collection, Iterable
 from ... import hosts, safe_read
 from ...document import LineIndex
 from ...errors import HookwrightError
-from ...hooks.events import LEGACY_INPUT_VARIABLE
+from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
 from . import conditions, imports
@@ -98,6 +98,11 @@ DEFER = lazy(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`
 DENY_VALUE = lazy(r"""\\?["'`]deny\\?["'`]""", needs=("deny",))  # a permissionDecision (or behavior) of "deny"
 BLOCK_DECISION = lazy(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""", needs=("block",))
 LEGACY_READ = lazy(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])", needs=("CLAUDE_",))
+# the names without the prefix, where a script reads them from its environment by name (a script
+# may well set a FILE_PATH of its own: its `$FILE_PATH` alone says nothing)
+GENERIC_ENV_READ = lazy(rf"""(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\(\s*|process\.env\.|process\.env\[\s*|"""
+                        rf"""Deno\.env\.get\(\s*|Bun\.env\.)["'`]?({GENERIC_INPUT_VARIABLE}|HOOK_(?:INPUT|PAYLOAD))(?![\w])""",
+                        needs=("environ", "getenv", ".env"))
 EXIT_TWO = {
     "shell": lazy(r"\bexit\s+2\b", needs=("exit",)),
     "python": lazy(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)", needs=("exit", "quit")),
@@ -458,7 +463,7 @@ def _legacy_variables(code: str, site: Callable[[str, int], Site]) -> list[Site]
     """The first read of each legacy input variable the script does not set itself (NAME=...,
     os.environ["NAME"] = ..., process.env.NAME = ...)."""
     found = {}
-    for match in LEGACY_READ.finditer(code):
+    for match in [*LEGACY_READ.finditer(code), *GENERIC_ENV_READ.finditer(code)]:
         name = match.group(1)
         if name not in found and not re.search(rf"(?<![\w$]){name}['\"\]]*\s*=(?!=)", code):
             found[name] = site(name, match.start(1))

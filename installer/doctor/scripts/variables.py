@@ -1,9 +1,16 @@
 """Where a hook's code reads a variable with nothing standing in for it when it is unset: read
 by the rule of a variable one agent sets for its hooks and another does not
-(script/variable-of-another-host: a Codex command, a script two agents share, an opencode plugin)."""
+(script/variable-of-another-host: a Codex command, a script two agents share, an opencode plugin);
+and a PATH the code sets itself, under which a program it runs is not found
+(command/interpreter-not-found, for a command and for a shell script)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+from ...patterns import lazy
+from ...records import Record
+from .. import disk
 
 
 def unguarded_use(text: str, variable: str) -> int | None:
@@ -23,3 +30,50 @@ def unguarded_use(text: str, variable: str) -> int | None:
     use = re.search(rf"\$\{{?{name}\}}?\"?/|environ\[\s*[\"']{name}[\"']\s*\]|(?:environ\.get|getenv)\(\s*[\"']{name}[\"']\s*\)|"
                     rf"process\.env(?:\.{name}\b|\[\s*[\"']{name}[\"']\s*\])", text)
     return use.start() if use else None
+
+
+SH_PATH_SET = lazy(r"""(?m)(?:^|[;&|]\s*|\benv\s+)(?:export[ \t]+)?PATH=(?P<value>"[^"\n$`]*"|'[^'\n]*'|[^\s;$`'"]+)"""
+                   r"""(?:[ \t]*(?:;|&&|$|#)|(?P<prefix>[ \t]+(?=[A-Za-z_/])))""", needs=("PATH=",))
+GUARDED = lazy(r"""\b(?:command\s+-v|type|hash|which)\s+(?:-\w+\s+)*(?P<name>[\w.+-]+)""",
+               needs=("command", "type", "hash", "which"))
+# a word where the shell looks a program up: at the start of a command, a pipe's part, a $( ) or a branch
+AT_COMMAND = lazy(r"""(?:^|[;&|(`]|\$\(|\b(?:then|do|else|if|while|until|!)\s)\s*(?P<name>[A-Za-z_][\w.+-]*)(?=[\s;)`]|$)""")
+SINGLE_QUOTED = lazy(r"'[^'\n]*'")  # (a $( ) in double quotes still runs its program)
+SHELL_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac",
+                            "in", "function", "select", "time", "!", "{", "}", "(", ")", "[[", "]]", "local",
+                            "export", "readonly", "declare"})
+
+
+class Hidden(Record):
+    """A program a PATH set in shell code hides: the PATH, where its value starts, the program,
+    and the folder it is in here."""
+
+    path: str
+    offset: int
+    program: str
+    folder: str
+
+
+def hidden_by_own_path(code: str, builtins: frozenset[str]) -> Hidden | None:
+    """In shell code (comments out), the first program run after a PATH the code sets to literal
+    folders (no $PATH kept: `export PATH=...`, or `PATH=... cmd` for that command) that is
+    installed here but in none of them (`builtins`: the shell's own commands); a program checked
+    first with `command -v` is left alone."""
+    pinned = SH_PATH_SET.search(code) if "PATH=" in code else None
+    if pinned is None:
+        return None
+    value = pinned["value"].strip("\"'")
+    guarded = {m["name"] for m in GUARDED.finditer(code)}
+    rest = code[pinned.end("value"):]
+    lines = [rest.split("\n", 1)[0]] if pinned["prefix"] else rest.split("\n")  # (PATH=... cmd: that command)
+    for line in lines:
+        for found in AT_COMMAND.finditer(SINGLE_QUOTED.sub("''", line)) if line.strip() else ():
+            name = found["name"]
+            if name in builtins or name in SHELL_KEYWORDS or name in guarded:
+                continue
+            here = disk.which(name)
+            if here is not None and disk.which(name, value) is None:
+                return Hidden(value, pinned.start("value"), name, str(Path(here).parent))
+            if pinned["prefix"]:  # (the one command the assignment is for)
+                return None
+    return None

@@ -200,6 +200,9 @@ class Claude(MatcherGroups):
     exit_2_blocks = BLOCKED_BY_EXIT_2
     input_on_stdin_only = "sh -c"  # (Claude Code's hooks reference: the input comes as JSON on stdin)
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
+    # (measured on 2.1.332 on Linux without PowerShell: the hook never ran, without a word;
+    # docs/hosts/claude-code.md#command-execution)
+    shell_programs = {"powershell": ("pwsh", "powershell")}
     file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
     probed = True
     answer_table = ANSWER_TABLE

@@ -7,6 +7,8 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
   whatever the event (any_event.py), judged against the protocol of the Claude Code events it
   runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), the input
   fields it reads (inputs.py), and its tests that can never be true (never_true.py);
+- a script file, as the interpreter its command starts loads it (loads.py): its module system,
+  its imports;
 - every handler of the run at once (event_fit.py): a variable its events never have, a wait
   longer than the time its event gives it;
 - with `--probe`, one foreign Claude Code handler run once on its event (probed.py): what it
@@ -26,6 +28,7 @@ from .claude_answers import CLAUDE_ANSWER_RULES
 from .cursor_answers import CURSOR_ANSWER_RULES
 from .event_fit import EVENT_FIT_RULES
 from .inputs import INPUT_RULES
+from .loads import LOAD_RULES
 from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, TOOL_FIELD_RULES, renaming_scripts, tool_field_readers
 from .rejected import REJECTED_RULES, rejecting_scripts
 from .script_files import SCRIPT_RULES
@@ -47,6 +50,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             yield from module_findings(script)
             continue
         yield from SCRIPT_RULES.run(script)
+        yield from LOAD_RULES.run(script)
         yield from code_findings(script.code)
     for command in inline_commands(ctx):
         yield from code_findings(command)

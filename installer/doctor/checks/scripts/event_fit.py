@@ -188,6 +188,12 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
             yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="retry", wait=f"{retry[0]:g}",
                               given=f"{given:g}", event=handler.event, host=host.title, how=retry[2],
                               related=_related(code, retry[1], "the loop that waits"))
+            continue
+        call = _longest_call(code) if retry is None else None
+        if call is not None and call[0] > given:
+            yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="call", wait=f"{call[0]:g}",
+                              given=f"{given:g}", event=handler.event, host=host.title, how=call[2],
+                              related=_related(code, call[1], "the call that may wait"))
 
 
 def _longest_wait(code: Code) -> tuple[float, int] | None:
@@ -207,9 +213,9 @@ def _longest_wait(code: Code) -> tuple[float, int] | None:
 
 # a loop of a known count whose body sleeps: (the count, where the loop starts); the body is read by language
 RETRY_LOOPS = {
-    "python": lazy(r"""(?m)^(?P<indent>[ \t]*)for\s+\w+\s+in\s+range\(\s*(?:(?P<first>\d+)\s*,\s*)?(?P<last>\d+)\s*\)\s*:""",
+    "python": lazy(r"""(?m)^(?P<indent>[ \t]*)for\s+(?P<var>\w+)\s+in\s+range\(\s*(?:(?P<first>\d+)\s*,\s*)?(?P<last>\d+)\s*\)\s*:""",
                    needs=("range(",)),
-    "shell": lazy(r"""(?m)\bfor\s+\w+\s+in\s+(?:\$\(\s*seq\s+(?:(?P<first>\d+)\s+)?(?P<last>\d+)\s*\)|"""
+    "shell": lazy(r"""(?m)\bfor\s+(?P<var>\w+)\s+in\s+(?:\$\(\s*seq\s+(?:(?P<first>\d+)\s+)?(?P<last>\d+)\s*\)|"""
                   r"""\{(?P<first2>\d+)\.\.(?P<last2>\d+)\})\s*;?\s*(?:\n\s*)?do\b""", needs=("for",)),
     "javascript": lazy(r"""\bfor\s*\(\s*(?:let|var)\s+(?P<var>\w+)\s*=\s*(?P<first>\d+)\s*;\s*(?P=var)\s*(?P<op><=?)\s*"""
                        r"""(?P<last>\d+)\s*;[^)]*\)\s*\{""", needs=("for",)),
@@ -224,12 +230,27 @@ RETRY_WHILES = {
 }
 # a wait in a loop's body: seconds (Python, shell) or milliseconds (JavaScript: setTimeout, a sleep(ms) helper),
 # a number or a variable (a back-off that grows: `delay *= 2`)
+# arithmetic of numbers and names, with one level of parentheses: `1 + attempt`, `1000 * (i + 1)`
+EXPRESSION = r"[\w\s+*/.-]*(?:\([\w\s+*/.-]*\)[\w\s+*/.-]*)*"
 BODY_SLEEPS = {
-    "python": lazy(r"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*))\s*\)"""),
-    "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(?:(\d+(?:\.\d+)?)s?\b|"?\$\{?(?P<var>[A-Za-z_]\w*)\}?"?)"""),
-    "javascript": lazy(r"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*))\s*\)|"""
-                       r"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*))\s*\)"""),
+    "python": lazy(rf"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*)|(?P<expr>{EXPRESSION}))\s*\)"""),
+    "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(?:(\d+(?:\.\d+)?)s?\b|"?\$\{?(?P<var>[A-Za-z_]\w*)\}?"?|"""
+                  r""""?\$\(\((?P<expr>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)\)"?)"""),
+    "javascript": lazy(rf"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*)|(?P<expr>{EXPRESSION}))\s*\)|"""
+                       rf"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*)|(?P<expr2>{EXPRESSION}))\s*\)"""),
 }
+# what one pass may wait besides its sleep: a call's own time limit (seconds; JavaScript's in ms),
+# reached when the service it calls does not answer (urlopen(..., timeout=2), requests' timeout=,
+# subprocess.run(timeout=), curl --max-time 5 or -m 5, read -t 5, `timeout 5 cmd`, fetch's
+# AbortSignal.timeout(5000))
+CALL_LIMITS = {
+    "python": lazy(r"""\btimeout\s*=\s*(\d+(?:\.\d+)?)\b""", needs=("timeout",)),
+    "shell": lazy(r"""(?:\b(?:curl|wget)\b[^\n|;]*?(?:--max-time[=\s]|\s-m\s*|--timeout[=\s]|\s-T\s*)|"""
+                  r"""\bread\s+(?:-\w+\s+)*-t\s*|(?:^|[;&|\s])timeout\s+)(\d+(?:\.\d+)?)\b""",
+                  needs=("curl", "wget", "read", "timeout")),
+    "javascript": lazy(r"""\btimeout\s*:\s*(\d+)\b|AbortSignal\.timeout\(\s*(\d+)\s*\)""", needs=("timeout",)),
+}
+NUMBER = lazy(r"\d+(?:\.\d+)?")
 MAX_PASSES = 64  # (a growing back-off's sum over more passes than this is beyond any hook's time anyway)
 
 
@@ -247,10 +268,14 @@ def _retry_wait(code: Code) -> tuple[float, int, str] | None:
         body = _loop_body(code, loop)
         if count < 2:
             continue
-        waits = [wait for m in sleeps.finditer(body) if (wait := _pass_waits(code, m, body, loop.start(), count))]
+        waits = [wait for m in sleeps.finditer(body)
+                 if (wait := _pass_waits(code, m, body, loop.start(), count, loop.groupdict().get("var")))]
         if not waits:
             continue
         total, how = max(waits)
+        limit = _call_limit(code, body)
+        if limit:
+            total, how = total + count * limit, f"{how}, after a call that may wait {limit:g} s"
         if found is None or total > found[0]:
             found = (total, loop.start(), f"{count} passes of a loop that sleeps {how}")
     return found
@@ -281,15 +306,26 @@ def _counted_while_loops(code: Code) -> Iterator[tuple[re.Match[str], int]]:
         yield loop, int(loop.group("last")) - first + (1 if op in ("<=", "le", "gt") else 0)
 
 
-def _pass_waits(code: Code, sleep: re.Match[str], body: str, start: int, count: int) -> tuple[float, str] | None:
+def _pass_waits(code: Code, sleep: re.Match[str], body: str, start: int, count: int,
+                counter: str | None = None) -> tuple[float, str] | None:
     """The most `count` passes wait at this sleep, in seconds, and how it waits: a number each
     pass, or a variable given a number before the loop that the body multiplies each pass (a
-    back-off: `delay *= 2`, `delay=$((delay * 2))`, `delay = delay * 2`), summed over the passes."""
+    back-off: `delay *= 2`, `delay=$((delay * 2))`, `delay = delay * 2`), or a sum of the loop's
+    counter (`time.sleep(1 + attempt)`, `sleep $((2 ** i))`), summed over the passes."""
     scale = MS.get(code.language, 1.0)
-    number = next((g for g in sleep.groups() if g and g[0].isdigit()), None)
+    number = next((g for g in sleep.groups() if g and NUMBER.fullmatch(g)), None)
     if number is not None:
         each = float(number) / scale
         return count * each, f"{each:g} s"
+    expression = sleep.groupdict().get("expr") or sleep.groupdict().get("expr2")
+    if expression and counter:
+        counted_from = _counter_start(code, start)
+        waits = [_arithmetic(expression, counter, value)
+                 for value in range(counted_from, counted_from + min(count, MAX_PASSES))]
+        if waits and None not in waits:
+            return sum(w for w in waits if w is not None) / scale, f"({expression.strip()}) s" if scale == 1 \
+                else f"({expression.strip()}) ms"
+        return None
     var = sleep.groupdict().get("var") or sleep.groupdict().get("var2")
     if not var:
         return None
@@ -303,6 +339,60 @@ def _pass_waits(code: Code, sleep: re.Match[str], body: str, start: int, count: 
     passes = min(count, MAX_PASSES)
     total = first * passes if factor == 1 else first * (factor ** passes - 1) / (factor - 1)
     return total, (f"{first:g} s" if factor == 1 else f"{first:g} s, then {factor:g} times longer each pass")
+
+
+def _counter_start(code: Code, start: int) -> int:
+    """The first value of the loop's counter at `start` (range(1, 4): 1; seq 3: 1; else 0)."""
+    loop = RETRY_LOOPS[code.language].match(code.text, start) if code.language in RETRY_LOOPS else None
+    groups = loop.groupdict() if loop else {}
+    return int(groups.get("first") or groups.get("first2") or (1 if code.language == "shell" else 0))
+
+
+def _arithmetic(expression: str, counter: str, value: int) -> float | None:
+    """The value of a sleep's arithmetic over the loop's counter (`1 + attempt`, `2 ** i`,
+    `$i * 2`), numbers and + - * / ** only; None for anything else (a call, another name)."""
+    import ast
+
+    try:
+        tree = ast.parse(expression.replace("$", "").strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+
+    def value_of(node: ast.AST) -> float | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return float(node.value)
+        if isinstance(node, ast.Name) and node.id == counter:
+            return float(value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+            left, right = value_of(node.left), value_of(node.right)
+            if left is None or right is None or (isinstance(node.op, ast.Pow) and abs(right) > 16) \
+                    or (isinstance(node.op, ast.Div) and right == 0):
+                return None
+            return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}.get(type(node.op)) \
+                if not isinstance(node.op, (ast.Div, ast.Pow)) else left / right if isinstance(node.op, ast.Div) \
+                else left ** right
+        return None
+
+    return value_of(tree.body)
+
+
+def _longest_call(code: Code) -> tuple[float, int, str] | None:
+    """The longest time limit a call of the code is given, where it is and as written."""
+    pattern = CALL_LIMITS.get(code.language)
+    found = None
+    for match in pattern.finditer(code.text) if pattern is not None else ():
+        limit = float(next(g for g in match.groups() if g)) / MS.get(code.language, 1.0)
+        if found is None or limit > found[0]:
+            found = (limit, match.start(), match.group(0).strip())
+    return found
+
+
+def _call_limit(code: Code, body: str) -> float | None:
+    """The longest time limit a call in the loop's body is given (seconds), None if none is."""
+    pattern = CALL_LIMITS.get(code.language)
+    limits = [float(next(g for g in m.groups() if g)) / MS.get(code.language, 1.0)
+              for m in pattern.finditer(body)] if pattern is not None else []
+    return max(limits) if limits else None
 
 
 SH_DONE = lazy(r"(?<![\w-])done(?![\w-])", needs=("done",))

@@ -173,9 +173,31 @@ def _input_variable_never_set(script: Script) -> Iterator[Finding]:
     """A legacy input variable the script reads that no settings file's "env" sets (the command
     rule of the same id reads the command's own text)."""
     for site in script.facts.legacy_variables if script.claude else ():
-        if site.what not in script.ctx.settings_env:
+        if site.what not in script.ctx.settings_env and not any(  # (nor the command that runs it: NAME=... x.py)
+                isinstance(h.command, str) and f"{site.what}=" in h.command for h in script.handlers):
             yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what,
                                  host="Claude Code")
+    yield from _input_read_from_argument(script)
+
+
+def _input_read_from_argument(script: Script) -> Iterator[Finding]:
+    """The script's first read of an argument that its handlers' commands never pass, on a host
+    that gives a hook its input on stdin alone (Host.input_on_stdin_only): `sys.argv[1]` raises
+    IndexError (exit 1), `JSON.parse(process.argv[2])` throws, `echo "$1" | jq` reads nothing."""
+    for read in script.facts.flow.argument_reads[:1]:
+        short = [h for h in script.handlers if (host := hosts.of(h.file.host)) is not None and host.input_on_stdin_only
+                 and all(args is not None and len(args) < read.position for args in script.arguments_of(h))]
+        if short:
+            args = next(script.arguments_of(short[0])) or ()
+            host = hosts.of(short[0].file.host)
+            effect = "it reads nothing there, and the guard decides on nothing" if script.facts.language == "shell" \
+                else "argparse prints its usage and exits 2, which reads as a block: every call the hook matches " \
+                "is refused" if read.what.startswith("add_argument") \
+                else "it fails there (exit 1), a non-blocking error: the hook does nothing, and a gate fails open"
+            yield script.finding("command/input-variable-never-set", Site(read.what, read.line, read.column), short,
+                                 "script-argument", what=read.what, host=host.title if host else "the host",
+                                 given="no argument" if not args else f"only {len(args)} ({' '.join(args)})",
+                                 effect=effect)
 
 
 @SCRIPT_RULES.rule("script/stop-hook-active")
