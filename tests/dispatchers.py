@@ -98,6 +98,19 @@ if __name__ == "__main__":
     worker.join()
 """
 
+PY_BOUND = """\
+import os, subprocess, sys, tempfile
+from pathlib import Path
+CHECKS = Path(__file__).parent / "checks"
+saved = tempfile.TemporaryFile("w+")
+saved.write(sys.stdin.read())
+rc = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    saved.seek(0)
+    rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE
+sys.exit(rc)
+"""
+
 # name: (rule, the dispatcher's name, its text, its twin's text, the children)
 CASES = {
     "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
@@ -474,6 +487,277 @@ case "$input" in
 esac
 exit 0
 """, {}),
+    # the guards' names joined under their folder (`os.path.join(FOLDER, "checks", name)`), a status each pass overwrites
+    "pyjoined_folder": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+import os
+rc = 0
+for name in ["TOKEN-guard.py", "TOKEN-pass.py"]:
+    proc = subprocess.run([sys.executable, os.path.join(FOLDER, "checks", name)], input=data, text=True)
+    rc = proc.returncode  # HERE
+sys.exit(rc)
+""", PY_HEAD + """\
+import os
+rc = 0
+for name in ["TOKEN-guard.py", "TOKEN-pass.py"]:
+    proc = subprocess.run([sys.executable, os.path.join(FOLDER, "checks", name)], input=data, text=True)
+    rc = rc or proc.returncode
+sys.exit(rc)
+""", {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # `rc = subprocess.call(...)` on each pass, the guards under a folder the module names
+    "pyboundfolder": ("delivery/exit-2-lost", "TOKEN.py", PY_BOUND, PY_BOUND.replace(
+        "rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE",
+        "rc = max(rc, subprocess.call([sys.executable, CHECKS / name], stdin=saved))"),
+        {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # Node: the guards under `path.join(__dirname, 'checks', name)`, a status each pass overwrites
+    "jsjoinedfolder": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const path = require('path');
+let code = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [path.join(__dirname, 'checks', name)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  code = r.status;  // HERE
+}
+process.exit(code);
+""", JS_HEAD + """\
+const path = require('path');
+let code = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [path.join(__dirname, 'checks', name)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  code = Math.max(code, r.status ?? 1);
+}
+process.exit(code);
+""", {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # bash: `|| rc=$?` keeps a failing pass's status, but no exit after the loop hands it on (the loop's 0)
+    "shfailedinto": ("delivery/exit-2-lost", "TOKEN.sh", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload" || rc=$?  # HERE
+done
+""", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload" || rc=$?
+done
+exit $rc
+""", REFUSING),
+    # a helper's `return 2` whose call is a statement of its own: the script runs on and ends 0
+    "pyreturned": ("delivery/exit-2-lost", "TOKEN.py", """\
+import json, sys
+def deny(why):
+    print(f"Blocked: {why}", file=sys.stderr)
+    return 2  # HERE
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    deny("TOKEN")
+""", """\
+import json, sys
+def deny(why):
+    print(f"Blocked: {why}", file=sys.stderr)
+    return 2
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    sys.exit(deny("TOKEN"))
+""", {}),
+    # the answer printed inside redirect_stdout(sys.stderr): it goes to stderr, and exit 0 lets the call run
+    "pyredirected": ("script/answer-on-stderr", "TOKEN.py", f"""\
+import contextlib, json, sys
+with contextlib.redirect_stdout(sys.stderr):  # HERE
+    call = json.load(sys.stdin)
+    if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+        print(json.dumps({DENY}))
+""", f"""\
+import contextlib, json, sys
+with contextlib.redirect_stdout(sys.stderr):
+    call = json.load(sys.stdin)
+    refused = "ran-TOKEN.txt" in call["tool_input"]["command"]
+if refused:
+    print(json.dumps({DENY}))
+""", {}),
+    # an async main's `return 2` run by asyncio.run(...) as a statement: the value goes nowhere
+    "pyasyncmain": ("delivery/exit-2-lost", "TOKEN.py", """\
+import asyncio, json, sys
+async def main():
+    call = json.load(sys.stdin)
+    if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+        print("Blocked: TOKEN", file=sys.stderr)
+        return 2  # HERE
+    return 0
+asyncio.run(main())
+""", """\
+import asyncio, json, sys
+async def main():
+    call = json.load(sys.stdin)
+    if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+        print("Blocked: TOKEN", file=sys.stderr)
+        return 2
+    return 0
+sys.exit(asyncio.run(main()))
+""", {}),
+    # a Node helper's `return 2` whose call is a statement of its own: node ends 0
+    "jsreturned": ("delivery/exit-2-lost", "TOKEN.js", """\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function deny(why) {
+  console.error(`Blocked: ${why}`);
+  return 2;  // HERE
+}
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) deny('TOKEN');
+""", """\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function deny(why) {
+  console.error(`Blocked: ${why}`);
+  return 2;
+}
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) process.exit(deny('TOKEN'));
+""", {}),
+    # stdout pointed at os.devnull to quiet a library, and the answer printed through it
+    "pydevnull": ("script/answer-sent-away", "TOKEN.py", f"""\
+import json, os, sys
+sys.stdout = open(os.devnull, "w")  # HERE
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+""", f"""\
+import json, os, sys
+sys.stdout = open(os.devnull, "w")
+call = json.load(sys.stdin)
+sys.stdout = sys.__stdout__
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+""", {}),
+    # spawnSync's result read by a field it does not have, in a test: undefined is never 2
+    "jsstatusfield": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const fs = require('fs');
+const path = require('path');
+const dir = path.join(__dirname, 'TOKEN-guards');
+for (const file of fs.readdirSync(dir).sort()) {
+  const r = spawnSync('python3', [path.join(dir, file)], { input, encoding: 'utf8' });
+  if (r.code === 2) {  // HERE
+    process.stderr.write(r.stderr);
+    process.exit(2);
+  }
+}
+""", JS_HEAD + """\
+const fs = require('fs');
+const path = require('path');
+const dir = path.join(__dirname, 'TOKEN-guards');
+for (const file of fs.readdirSync(dir).sort()) {
+  const r = spawnSync('python3', [path.join(dir, file)], { input, encoding: 'utf8' });
+  if (r.status === 2) {
+    process.stderr.write(r.stderr);
+    process.exit(2);
+  }
+}
+""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    # process.stdin.read() as the script starts: null, so the guard reads no input and lets the call run
+    "jsnull": ("script/stdin-read-partly", "TOKEN.js", """\
+const raw = process.stdin.read();  // HERE
+const call = raw ? JSON.parse(raw.toString()) : {};
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+  console.error('Blocked: TOKEN');
+  process.exit(2);
+}
+""", """\
+const raw = require('fs').readFileSync(0);
+const call = raw.length ? JSON.parse(raw.toString()) : {};
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+  console.error('Blocked: TOKEN');
+  process.exit(2);
+}
+""", {}),
+    # the chunks a "data" handler gathers, parsed right after it is registered: still empty then
+    "jsearlyparse": ("script/stdin-read-partly", "TOKEN.js", """\
+let data = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { data += chunk; });
+const call = data ? JSON.parse(data) : {};  // HERE
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+  console.error('Blocked: TOKEN');
+  process.exit(2);
+}
+""", """\
+let data = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { data += chunk; });
+process.stdin.on('end', () => {
+  const call = data ? JSON.parse(data) : {};
+  if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+    console.error('Blocked: TOKEN');
+    process.exit(2);
+  }
+});
+""", {}),
+    # a bash loop over a folder's guards: a skip before the child is no look at its status
+    "shfolder": ("delivery/exit-2-lost", "TOKEN.sh", """\
+payload=$(cat)
+for g in "$(dirname "$0")"/TOKEN-guards/*.py; do
+  [ -f "$g" ] || continue
+  printf '%s' "$payload" | python3 "$g"  # HERE
+done
+""", """\
+payload=$(cat)
+for g in "$(dirname "$0")"/TOKEN-guards/*.py; do
+  [ -f "$g" ] || continue
+  printf '%s' "$payload" | python3 "$g" || exit $?
+done
+""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    # each pass stores its guard's status anew, and the exit after the loop hands on the last
+    "shstored": ("delivery/exit-2-lost", "TOKEN.sh", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload"
+  rc=$?  # HERE
+done
+exit $rc
+""", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload"
+  s=$?
+  if [ "$s" -gt "$rc" ]; then rc=$s; fi
+done
+exit $rc
+""", REFUSING),
+    # a helper's `return 2` called in a case arm: it ends the function only, and the log line after sets 0
+    "shreturned": ("delivery/exit-2-lost", "TOKEN.sh", """\
+deny() {
+  echo "Blocked: $1" >&2
+  return 2  # HERE
+}
+input=$(cat)
+case "$input" in
+  *ran-TOKEN.txt*) deny "TOKEN" ;;
+esac
+echo "checked" >/dev/null
+""", """\
+deny() {
+  echo "Blocked: $1" >&2
+  return 2
+}
+input=$(cat)
+case "$input" in
+  *ran-TOKEN.txt*) deny "TOKEN" || exit $? ;;
+esac
+echo "checked" >/dev/null
+""", {}),
+    # a case on the guard's status that blocks for 1 and lets every other status (its 2 too) through
+    "shmapped": ("delivery/exit-2-lost", "TOKEN.sh", """\
+python3 "$(dirname "$0")/TOKEN-guard.py"
+case $? in
+  0) exit 0 ;;
+  1) exit 2 ;;
+  *) echo "the guard crashed" >&2; exit 0 ;;  # HERE
+esac
+""", """\
+python3 "$(dirname "$0")/TOKEN-guard.py"
+case $? in
+  0) exit 0 ;;
+  1|2) exit 2 ;;
+  *) echo "the guard crashed" >&2; exit 0 ;;
+esac
+""", REFUSING),
 }
 RUNNERS = {".py": "python3", ".js": "node", ".sh": "bash"}
 

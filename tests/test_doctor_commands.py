@@ -814,6 +814,24 @@ def test_a_make_recipe_line_whose_failure_make_ignores_swallows_the_block(tmp_pa
     assert (_ran(base, command).returncode != 2) == bool(line)  # what GNU make really returns
 
 
+LOOPED = "pre-bash:\n\t@payload=$$(cat); for g in checks/*.py; do printf '%s' \"$$payload\" | $(PY) $$g{fix}; done\n"
+
+
+@pytest.mark.parametrize("fix, line", [("", 3), (" || exit $$?", None)], ids=["last pass decides", "stops at a refusal"])
+def test_a_make_recipe_line_whose_own_loop_loses_the_block(tmp_path, fix, line):
+    """The recipe line's shell code is read like a script's (`$$` as the shell gets it): a `for`
+    loop over the guards whose last pass decides ends the line, and make, with 0 (GNU make 4.3:
+    what make really returns is asserted too)."""
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/checks/a-guard.py", GUARDS["guard.py"])
+    _script(base, ".claude/hooks/checks/b-pass.py", "import sys\nsys.stdin.read()\n")
+    (base / ".claude/hooks/Makefile").write_text("PY ?= python3\n" + LOOPED.format(fix=fix))
+    command = 'make -s -C "$CLAUDE_PROJECT_DIR"/.claude/hooks pre-bash'
+    hits = found(doctor(base, {S: settings(command=command)}), "command/block-swallowed")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("Makefile", line)] if line else [])
+    assert (_ran(base, command).returncode != 2) == bool(line)
+
+
 DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
           "'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'no rm -rf'}}))\n")
 

@@ -222,6 +222,46 @@ CASES = {
         "delivery/exit-2-lost",
         'check() {\n  local rc\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n', 7,
         'check() {\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n'),
+    "set -e and read -d '' after an assignment to IFS": (
+        "delivery/errexit-exits-early", "set -euo pipefail\nIFS= read -r -d '' payload\n" + JQ_CHECK, 2,
+        "set -euo pipefail\nIFS= read -r -d '' payload || true\n" + JQ_CHECK),
+    "a helper's return 2 called in an if, and the script runs on": (
+        "delivery/exit-2-lost",
+        'deny() {\n  echo "Blocked: $1" >&2\n  return 2\n}\ncmd=$(jq -r .tool_input.command)\nif [[ $cmd == rm* ]]; then\n'
+        '  deny "no rm"\nfi\nexit 0\n', 3,
+        'deny() {\n  echo "Blocked: $1" >&2\n  return 2\n}\ncmd=$(jq -r .tool_input.command)\nif [[ $cmd == rm* ]]; then\n'
+        '  deny "no rm"\n  exit $?\nfi\nexit 0\n'),
+    "a case on the guard's status with no arm for 2": (
+        "delivery/exit-2-lost",
+        'bash "$(dirname "$0")/guard.sh"\ncase $? in\n  0) exit 0 ;;\n  1) exit 2 ;;\nesac\n', 2,
+        'bash "$(dirname "$0")/guard.sh"\ncase $? in\n  0) exit 0 ;;\n  1|2) exit 2 ;;\nesac\n'),
+    "a case on the status a wrapper stored whose catch-all lets 2 through": (
+        "delivery/exit-2-lost",
+        '"$@"\nrc=$?\ncase "$rc" in\n  1) exit 2 ;;\n  *) exit 0 ;;\nesac\n', 5,
+        '"$@"\nrc=$?\ncase "$rc" in\n  1|2) exit 2 ;;\n  *) exit 0 ;;\nesac\n', GUARD_ARGS),
+    "a test of the guard's status that blocks only for 1": (
+        "delivery/exit-2-lost",
+        'bash "$(dirname "$0")/guard.sh"\nif [ $? -eq 1 ]; then\n  echo "guard refused" >&2\n  exit 2\nfi\nexit 0\n', 2,
+        'bash "$(dirname "$0")/guard.sh"\nif [ $? -ne 0 ]; then\n  echo "guard refused" >&2\n  exit 2\nfi\nexit 0\n'),
+    "a stored status tested for 1 alone before the wrapper's log line": (
+        "delivery/exit-2-lost", '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\n', 3,
+        '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\nexit "$rc"\n', GUARD_ARGS),
+    "a while read loop over the guards ls lists, whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nls "$(dirname "$0")"/guards/*.sh | while read -r g; do\n  bash "$g" <<<"$payload"\ndone\n', 3,
+        'payload=$(cat)\nls "$(dirname "$0")"/guards/*.sh | while read -r g; do\n  bash "$g" <<<"$payload" || exit $?\n'
+        'done\n'),
+    "a while read loop fed the guards find lists, whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nwhile IFS= read -r g; do\n  bash "$g" <<<"$payload"\n'
+        'done < <(find "$(dirname "$0")/guards" -name "*.sh" | sort)\necho "checked" >&2\n', 3,
+        'payload=$(cat)\nwhile IFS= read -r g; do\n  bash "$g" <<<"$payload" || exit $?\n'
+        'done < <(find "$(dirname "$0")/guards" -name "*.sh" | sort)\necho "checked" >&2\n'),
+    "a for loop whose failing passes keep their status in a variable nothing reads": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  bash "$g" <<<"$payload" || rc=$?\ndone\n', 3,
+        'payload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  bash "$g" <<<"$payload" || rc=$?\ndone\n'
+        'exit "${rc:-0}"\n'),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
         "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
@@ -300,6 +340,18 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'rc=0\nwhile read -r c; do\n  case "$c" in rm*) rc=2 ;; esac\ndone < <(jq -r .tool_input.command)\nexit $rc\n',
     'cat >/dev/null\nread -r rc <<<"2"\nexit $rc\n',
     'payload=$(cat)\nif python3 "$(dirname "$0")/$1" <<<"$payload"; then\n  echo ok >&2\nelse\n  exit $?\nfi\n',
+    # a helper's return 2 whose call is the script's last word; a case that maps 2 to 2
+    'deny() { echo no >&2; return 2; }\ncmd=$(cat)\ncase "$cmd" in *rm*) deny x ;; esac\n',
+    'deny() { echo no >&2; return 2; }\ncmd=$(cat)\nif [[ $cmd == *rm* ]]; then\n  deny x\nfi\n',
+    'python3 "$(dirname "$0")/$1"\ncase $? in\n  0) exit 0 ;;\n  2) exit 2 ;;\n  *) exit 1 ;;\nesac\n',
+    'python3 "$(dirname "$0")/$1"\nrc=$?\ncase $rc in\n  0) ;;\n  *) echo "guard said $rc" >&2; exit $rc ;;\nesac\n',
+    # a loop that skips what it cannot run and stops at the first refusal, or keeps the worst status
+    'payload=$(cat)\nfor g in "$(dirname "$0")"/$1 "$(dirname "$0")"/none.py; do\n  [ -f "$g" ] || continue\n'
+    '  python3 "$g" <<<"$payload" || exit $?\ndone\n',
+    'payload=$(cat)\nrc=0\nfor g in "$1" none.py; do\n  [ -f "$(dirname "$0")/$g" ] || continue\n'
+    '  python3 "$(dirname "$0")/$g" <<<"$payload"\n  rc=$(( $? > rc ? $? : rc ))\ndone\nexit $rc\n',
+    'python3 "$(dirname "$0")/$1"\n[ $? -eq 0 ] || exit 2\n',
+    'python3 "$(dirname "$0")/$1"\nif [ $? -eq 0 ]; then\n  exit 0\nelse\n  exit 2\nfi\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"
@@ -447,3 +499,25 @@ def test_under_set_e_a_git_command_in_a_project_that_is_no_repository_ends_the_g
     assert (ran.returncode != 2) == stops  # git 2.39 exits 128 outside a repository
     out = doctor(base, {".claude/settings.json": settings(command='bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh')})
     assert [f.line for f in found(out, "delivery/errexit-exits-early")] == ([4] if stops else [])
+
+
+@pytest.mark.parametrize("runner, status", [
+    ('run-parts "$(dirname "$0")/pre.d"', 1),
+    ('find "$(dirname "$0")/pre.d" -type f -exec {} \\;', 0),
+    ('ls "$(dirname "$0")"/pre.d/* | xargs -n1 sh', 123),
+], ids=["run-parts", "find -exec ;", "xargs"])
+def test_guards_run_by_a_program_that_runs_many_end_with_its_status_not_theirs(tmp_path, runner, status):
+    """run-parts, find -exec and xargs end with a status of their own when a command they run
+    exits 2 (GNU findutils 4.9.0, Debian run-parts 5.7: what the hook really ends with is asserted
+    first); the twin, a loop that stops at the first refusal, refuses and is clean."""
+    base = tmp_path / "project"
+    loop = 'for g in "$(dirname "$0")"/pre.d/*; do\n  "$g" || exit $?\ndone\n'
+    for twin, text in ((False, f"#!/bin/bash\n{runner}\n"), (True, f"#!/bin/bash\n{loop}")):
+        command = _write(base, {"h.sh": text, "pre.d/10-block": "#!/bin/sh\n" + BLOCK + "exit 2\n",
+                                "pre.d/20-allow": "#!/bin/sh\nexit 0\n"}, "h.sh")
+        for name in ("10-block", "20-allow"):
+            (base / ".claude" / "hooks" / "pre.d" / name).chmod(0o755)
+        assert _status(base, command) == (2 if twin else status)
+        out = doctor(base, {".claude/settings.json": settings(command=command)})
+        assert [(f.rule, f.line) for f in out.findings if Path(f.path).name == "h.sh" and f.rule.startswith(
+            "delivery/")] == ([] if twin else [("delivery/exit-2-lost", 2)])

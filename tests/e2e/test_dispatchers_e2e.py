@@ -7,7 +7,12 @@ other pass: a dispatcher whose loop loses its guard's exit 2 (a CalledProcessErr
 loop continued, a status each pass overwrites, a status of its own, a catch that sets a flag, an
 exit 1 for any failure), whose children's answers land on its stdout one after another (`{}`, then
 a deny), a Python or Node guard that prints its deny and then `{}` (or prints again in a
-`finally:`), and a shell guard whose `exec >>log 2>&1` sends its deny into the log. The real CLI
+`finally:`), and a shell guard whose `exec >>log 2>&1` sends its deny into the log; a helper's
+`return 2` called as a statement (Python, an async main under asyncio.run, Node, a bash `case` arm),
+a deny printed inside `redirect_stdout(sys.stderr)` or after `sys.stdout = open(os.devnull, "w")`,
+spawnSync's `r.code` tested for 2, Node's `process.stdin.read()` as it starts (null), and bash
+loops and `case`s on a guard's status that let its 2 go (a skip before the child, `rc=$?` each
+pass, `*) exit 0`). The real CLI
 runs the call past each broken gate and not past its twin; doctor names each broken gate at the
 line marked HERE, with its rule, and not the twin. What the host did is recorded in
 docs/hosts/claude-code.md#exit-status-on-the-way-out.

@@ -18,10 +18,12 @@ gives no JSON decision on stdout, which would still get through.
 from __future__ import annotations
 
 import bisect
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
+from ...errors import HookwrightError
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -404,13 +406,21 @@ def _written_in(script: Script, word: str, handlers: list[Handler]) -> str:
 
 def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
-    the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
+    the script's own folder (a path whose first folders lead there from elsewhere, the project's
+    `.claude/hooks/x.sh`, is looked for by its last parts); a pattern ("guards/*.py": a loop over a folder's files) is each file
     it matches there (the first MAX_MATCHED). Empty: not there to be read."""
     if "*" in child:
         base, pattern = (Path("/"), child[1:]) if child.startswith("/") else (facts.path.parent, child)
         return [path for path in sorted(base.glob(pattern))[:MAX_MATCHED] if disk.is_file(path)] if pattern else []
-    path = Path(child) if child.startswith("/") else facts.path.parent / child
-    return [path] if disk.is_file(path) else []
+    if child.startswith("/"):
+        return [Path(child)] if disk.is_file(Path(child)) else []
+    parts = child.split("/")
+    # (`path.join(root, ".claude", "hooks", name)` from the project's folder: the script's own folder ends that path)
+    for start in range(len(parts)):
+        path = facts.path.parent.joinpath(*parts[start:])
+        if disk.is_file(path):
+            return [path]
+    return []
 
 
 MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
@@ -429,9 +439,64 @@ def _blocks_by_exit_2(path: Path | None) -> bool:
     if path is None:
         return False
     child = keys.analyse(path)
+    if not child.readable and child.why_not == "a binary file":
+        return _compiled_exits_2(path)
     if not child.readable or ANSWERS & set(child.answers):
         return False
     return child.exits_2()
+
+
+# a compiled guard's source that ends the process with 2: Rust, Go, C/C++, Zig, Swift
+SOURCE_EXIT_2 = lazy(r"""\bprocess::exit\(\s*2\s*\)|\bExitCode::from\(\s*2\s*\)|\bos\.Exit\(\s*2\s*\)|"""
+                     r"""(?<![\w.])(?:std::)?_?exit\(\s*2\s*\)|\bexit\(\s*2\s*\);""", needs=("2",))
+# where a build names what it makes: Cargo's package or [[bin]] name, go.mod's module
+BUILD_NAMES = {"Cargo.toml": (lazy(r"""(?m)^\s*name\s*=\s*["']([^"']+)["']"""), "src", (".rs",)),
+               "go.mod": (lazy(r"""(?m)^module\s+(\S+)"""), "", (".go",))}
+MAX_SOURCES = 64  # source files read for one compiled guard
+
+
+def _compiled_exits_2(binary: Path) -> bool:
+    """A compiled guard (an executable doctor cannot read) whose source beside it ends the process
+    with 2: the build file in its folder or up to three above (Cargo.toml, go.mod) that names it
+    (its package, a [[bin]], the module's last part or its folder), and a file of the sources that
+    exits 2. Without its source, what the binary does is not known: not reported."""
+    for folder in [binary.parent, *binary.parents][:4]:
+        for build, (named, sources, suffixes) in BUILD_NAMES.items():
+            text = _head(folder / build, 64 * 1024)
+            if text is None:
+                continue
+            names = {n.rsplit("/", 1)[-1] for n in named.findall(text)} | {folder.name}
+            if binary.name not in names and not disk.exists(folder / "cmd" / binary.name):
+                continue
+            found = _sources(folder / sources if sources else folder, suffixes)
+            return any(SOURCE_EXIT_2.search(_head(p, 256 * 1024) or "") for p in found)
+    return False
+
+
+def _sources(root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The first MAX_SOURCES source files under a folder (not following links, nor into hidden,
+    build or vendored folders), in a walk of at most MAX_FOLDERS folders."""
+    found: list[Path] = []
+    for number, (folder, subfolders, files) in enumerate(os.walk(root)):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d not in NOT_SOURCES)
+        found += [Path(folder, f) for f in sorted(files) if f.endswith(suffixes)]
+        if len(found) >= MAX_SOURCES or number >= MAX_FOLDERS:
+            break
+    return found[:MAX_SOURCES]
+
+
+NOT_SOURCES = frozenset({"target", "node_modules", "vendor", "build", "dist"})
+MAX_FOLDERS = 256
+
+
+def _head(path: Path, limit: int) -> str | None:
+    """The first `limit` bytes of a regular file, as text; None where it is not there or not read."""
+    if not disk.is_file(path):
+        return None
+    try:
+        return safe_read.read(path, safe_read.SCRIPT, prefix=limit).decode("utf-8", "replace")
+    except (OSError, HookwrightError):
+        return None
 
 
 def _action(handler: Handler) -> str:

@@ -21,6 +21,8 @@ JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{"
 JS_CONSOLE_CALL = lazy(r"""console\.\w+\s*\(""", needs=("console.",))
 JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
 JS_EXIT_CODE_2 = lazy(r"""process\.exitCode\s*=\s*2\b""", needs=("exitCode",))
+JS_EXIT_WITH = lazy(r"""process\.exit(?:Code\s*=\s*|\s*\(\s*)$""")  # what a status read right after is handed to
+JS_MISSING_FIELD_TEST = lazy(r"""\.(?:code|exitCode)\s*(?:[!=]==?\s*[12]\b|\))""", needs=("code", "exitCode"))
 JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)""", needs=("process.exit",))
 
 
@@ -88,8 +90,11 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     for match in JS_SPAWN_SYNC.finditer(code):
         children = _js_children(balanced(code, match.end()), loops)
         var = match.group("var")
-        if not children and var is not None and own is not None and _js_told_apart(code[match.end():], var):
-            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal
+        if not children and var is not None and (own is not None and _js_told_apart(code[match.end():], var)
+                                                  or JS_MISSING_FIELD_TEST.search(code, match.end()) and re.search(
+                                                      rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*(?:code|exitCode)\s*"
+                                                      r"(?:[!=]==?\s*[12]\b|\))", code[match.end():])):
+            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal (or means to)
         if not children:
             continue
         after = code[match.end():]
@@ -106,13 +111,17 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             or match.group(0).startswith("Bun.")
         # Node's result holds `status`; Bun's `exitCode` (Bun's reference, SyncSubprocess: bun is not installed here)
         held, others = ("exitCode", "status|code") if bun else ("status", "exitCode|code")
-        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b",
-                            after)
-        if missing is not None:
+        # (any read of a field the result lacks: `process.exit(r.code)`, `if (r.code === 2)`, `r.exitCode !== 0`)
+        missing = re.search(rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b(?!\s*=[^=])", after)
+        if missing is not None and not re.search(rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*{held}\b", after):
             line, column = place(match.end() + missing.start())
+            at = match.end() + missing.start()
+            exits = JS_EXIT_WITH.search(code[max(0, at - 30):at]) is not None
             found.extend(Lost(line, column, f"{'Bun.' if bun else ''}spawnSync's result has no {missing.group('prop')} "
-                              f"(the child's status is {var}.{held}): this exits with undefined, which is 0", "0", child)
-                         for child in children)
+                              f"(the child's status is {var}.{held}): {var}.{missing.group('prop')} is undefined, so "
+                              + ("this exits with undefined, which is 0" if exits else
+                                 "the test of the child's status here is never true and its 2 is never passed on"),
+                              "0", child) for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:
@@ -137,6 +146,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     found.extend(_js_joined_outputs(code, place, close, balanced, loops))
     if "Worker" in code:
         found.extend(_js_worker_exits(code, place, close, balanced, loops))
+    found.extend(_js_returns_dropped(code, place, close))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -145,6 +155,63 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.append(Lost(line, column, "this sets the exit status to 0 after process.exitCode = 2 "
                               f"(line {place(first.start())[0]})", "0"))
     return tuple(sorted(set(found)))
+
+
+JS_FUNCTION = lazy(r"""(?:\bfunction\s+(?P<a>[A-Za-z_$][\w$]*)\s*\([^()]*\)|"""
+                  r"""\b(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*(?:function\b[^(]*\([^()]*\)|"""
+                  r"""\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>))\s*\{""", needs=("function", "=>"))
+JS_RETURN_2 = lazy(r"""\breturn\s+2\s*;?""", needs=("return",))
+
+
+def _js_returns_dropped(code: str, place: Callable[[int], tuple[int, int]],
+                        close: Callable[[str, int], int]) -> list[Lost]:
+    """A function whose block is its `return 2` (`function deny(why) { console.error(why); return 2; }`)
+    whose every call is a statement of its own (`deny("no rm");`): nothing hands the value to
+    process.exit or process.exitCode, so node ends 0. At the `return 2`."""
+    if not JS_RETURN_2.search(code):
+        return []
+    for match in JS_FUNCTION.finditer(code):
+        name = match.group("a") or match.group("b")
+        end = close(code, match.end() - 1)
+        back = JS_RETURN_2.search(code, match.end(), end)
+        if back is None or re.search(r"\bprocess\.exit", code[match.end():end]):
+            continue
+        # (a return inside a nested function or callback is that one's)
+        if any(inner.start() < back.start() < close(code, inner.end() - 1)
+               for inner in JS_FUNCTION.finditer(code, match.end(), end)):
+            continue
+        uses = [m for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\b", code) if not match.start() <= m.start() < match.end()]
+        calls = [m for m in uses if re.match(r"\s*\(", code[m.end():])]
+        if not calls or len(calls) != len(uses):
+            continue  # (handed on as a value: a table of checks, a callback)
+        if all(_js_statement_call(code, m.start()) and not JS_CHAINED.match(code, _js_call_end(code, m.end()))
+               for m in calls):
+            line, column = place(back.start())
+            return [Lost(line, column, f"`return 2` hands 2 back to the caller of {name}(), and its call (line "
+                         f"{place(calls[0].start())[0]}) drops the value: nothing makes it the process's status, so "
+                         "node runs on and ends 0", "0")]
+    return []
+
+
+JS_CHAINED = lazy(r"""\s*(?:\?\.|\.)""")  # `main().then(...)`: the value is used
+
+
+def _js_call_end(code: str, after_name: int) -> int:
+    """Just past the parentheses of a call whose name ends at `after_name` (its end where unbalanced)."""
+    depth, at = 0, code.find("(", after_name)
+    while 0 <= at < len(code):
+        depth += {"(": 1, ")": -1}.get(code[at], 0)
+        at += 1
+        if depth == 0:
+            return at
+    return len(code)
+
+
+def _js_statement_call(code: str, at: int) -> bool:
+    """A call that is a statement of its own: at a line's start or after `;`, `{`, `}` or `)` (an if's
+    condition), and not awaited, returned or assigned."""
+    before = code[max(0, code.rfind("\n", 0, at)):at].rstrip()
+    return before in ("", "\n") or before.endswith((";", "{", "}", ")", "else", "=>"))
 
 
 JS_READS_STDIN = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""",
@@ -245,7 +312,23 @@ def _js_children(arguments: str, loops: dict[str, tuple[str, ...]]) -> tuple[str
     child = child_script_named(arguments)
     if child:
         return (child,)
-    return tuple(dict.fromkeys(n for word in JS_NAME_IN.findall(arguments) for n in loops.get(word, ())))
+    found: list[str] = []
+    for word in JS_NAME_IN.finditer(arguments):
+        names = loops.get(word.group(0), ())
+        if not names:
+            continue
+        # (`path.join(__dirname, 'checks', name)`, `` `${__dirname}/checks/${name}` ``: the folder written before it)
+        before = arguments[:word.start()]
+        joined = max(before.rfind("join("), before.rfind("resolve("))
+        template = before.rfind("`") if before.count("`") % 2 else -1
+        start = template if template >= 0 else joined
+        folder = "/".join(m.group(1) or m.group(2) for m in JS_FOLDER_BEFORE.finditer(before, start)) if start >= 0 else ""
+        found += [n if "/" in n or not folder else f"{folder}/{n}" for n in names]
+    return tuple(dict.fromkeys(found))
+
+
+# a folder's name written as a string or a template's literal part before a loop's name
+JS_FOLDER_BEFORE = lazy(r"""["'](\w[\w@+-]*(?:/[\w@+-]+)*)/?["']\s*,|(?<=\})/(\w[\w@+-]*(?:/[\w@+-]+)*)/(?=\$\{)""")
 
 
 JS_EXIT_ARGUMENT = lazy(r"""(?<![\w$.])process\.exit\s*\(\s*(?P<arg>[^()]*?)\s*\)|"""

@@ -79,7 +79,7 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
     if not any(isinstance(n, ast.Attribute) and n.attr == "exitcode" for n in nodes):
         threads += [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PROCESS_STARTS]
     if not tries and not threads:
-        return tuple(sorted(set(_children(tree, nodes))))
+        return tuple(sorted({*_children(tree, nodes), *_returns_dropped(tree, nodes)}))
     constants = _constants(tree)
     functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     calls: dict[str, set[str]] = {}
@@ -101,8 +101,49 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
         return any(_exits_2(n, constants) or (isinstance(n, ast.Call) and _name(n.func) in exiting)
                    for stmt in body for n in ast.walk(stmt))
 
-    found = [*_caught_exits(tries, blocks_in), *_in_threads(threads, exiting, nodes), *_children(tree, nodes)]
+    found = [*_caught_exits(tries, blocks_in), *_in_threads(threads, exiting, nodes), *_children(tree, nodes),
+             *_returns_dropped(tree, nodes)]
     return tuple(sorted(set(found)))
+
+
+def _returns_dropped(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
+    """A function whose block is its `return 2` (`def deny(why): print(why, file=sys.stderr);
+    return 2`) whose every call is a statement of its own (`deny("no rm")`): nothing turns the value
+    into the process's status, and the script runs on to end 0. At the `return 2`, where
+    `sys.exit(2)` is the fix."""
+    constants = _constants(tree)
+    functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if not functions:
+        return
+    calls: dict[str, list[ast.Call]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            calls.setdefault(node.func.id, []).append(node)
+    bare = {id(n.value) for n in nodes if isinstance(n, ast.Expr)}
+    # (`asyncio.run(main())` as a statement drops what main returns too)
+    bare |= {id(n.value.args[0]) for n in nodes if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+             and _name(n.value.func) in ("asyncio.run", "run", "trio.run", "anyio.run") and n.value.args}
+    for name, found in calls.items():
+        back = next((n for n in _own_nodes(functions[name]) if isinstance(n, ast.Return) and n.value is not None
+                     and _status(n.value, constants) == 2), None)
+        if back is None or not all(id(c) in bare for c in found):
+            continue
+        if len([n for n in nodes if isinstance(n, ast.Name) and n.id == name]) != len(found):
+            continue  # (handed on as a value: a table of checks, a callback)
+        yield Lost(back.lineno, back.col_offset + 1, f"`return 2` hands 2 back to the caller of {name}(), and its "
+                   f"call (line {found[0].lineno}) drops the value: nothing makes it the process's status, so the "
+                   "script runs on and ends 0", "0")
+        return
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of the functions and lambdas defined in it."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST]) -> Iterator[Lost]:
@@ -221,7 +262,8 @@ def _child_script(call: ast.Call, loops: dict[str, tuple[str, ...]] | None = Non
     return next(iter(_child_scripts(call, loops or {})), "")
 
 
-def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]],
+                   bound: dict[str, ast.AST] | None = None) -> tuple[str, ...]:
     """The script files a child process may run: the last literal of its arguments with a
     script's suffix, or else the scripts a loop variable among them takes in turn
     (`for name in ("no_rm.py", "fmt.py"): run([..., HERE / name])`)."""
@@ -231,8 +273,39 @@ def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[s
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 found = child_script_named(inner.value) or found
             elif isinstance(inner, ast.Name) and inner.id in loops:
-                named.extend(loops[inner.id])
+                folder = _folder_before(node, inner, bound or {})
+                named.extend(n if "/" in n or not folder else f"{folder}/{n}" for n in loops[inner.id])
     return (found,) if found else tuple(dict.fromkeys(named))
+
+
+def _folder_before(node: ast.AST, name: ast.Name, bound: dict[str, ast.AST]) -> str:
+    """The folders a path built around a name writes before it: `os.path.join(HERE, "checks", name)`,
+    `HERE / "checks" / name`, f"{HERE}/checks/{name}" are "checks", and so is `CHECKS / name` where
+    the module binds CHECKS = HERE / "checks" (`bound`); "" where none is written."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call) and _name(inner.func).endswith("join"):
+            parts = inner.args
+        elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+            parts, left = [inner.right], inner.left
+            while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Div):
+                parts, left = [left.right, *parts], left.left
+            parts = [left, *parts]
+        elif isinstance(inner, ast.JoinedStr):
+            parts = [v.value if isinstance(v, ast.FormattedValue) else v for v in inner.values]
+        else:
+            continue
+        if name not in parts:
+            continue
+        written = [c.value for p in parts[:parts.index(name)]
+                   for c in ([p] if not isinstance(p, ast.Name) or p.id not in bound else sorted(
+                       (n for n in ast.walk(bound[p.id]) if isinstance(n, ast.Constant)),
+                       key=lambda n: (n.lineno, n.col_offset)))
+                   if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        return "/".join(w.strip("/") for w in written if FOLDER.fullmatch(w.strip("/")))
+    return ""
+
+
+FOLDER = lazy(r"[\w@+][\w.@+-]*(?:/[\w.@+-]+)*")  # a folder's name ("checks", "hooks/checks/")
 
 
 def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
@@ -311,7 +384,9 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
     loops = _loop_scripts(nodes)
-    runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
+    bound: dict[str, ast.AST] = {n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name)}  # (a module's folders: CHECKS = HERE / "checks")
+    runs = [(node, _child_scripts(node, loops, bound)) for node in nodes if isinstance(node, ast.Call)
             and _name(node.func) in PY_RUNS]
     runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")
             or _tells_2_apart(node, nodes)]
@@ -515,7 +590,7 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         yield Lost(node.lineno, node.col_offset + 1,
                    f"{name}(...) runs the child script, and its exit status ({target}) is never passed on", "0", child)
         return
-    if use != "read":
+    if use not in ("read", "wait-status"):  # (`sys.exit(rc)` of subprocess.call's rc: its status, handed on)
         return
     overwrite = _overwritten_in_loop(node, target, parents, nodes) if target is not None and count > 1 else None
     if overwrite is not None:  # each pass of the loop sets the status anew: the next child's 0 replaces a 2

@@ -6,9 +6,10 @@ import ast
 import sys
 import warnings
 import weakref
-from typing import Any, Collection, Iterator
+from typing import Any, Callable, Collection, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from . import arguments, delivery, delivery_python, event_branches, runtimes
 from .flow import (
     ANSWER_KEYS,
@@ -71,6 +72,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     loud = LOG_CALLS if _levelled(tree) else LOG_CALLS - BELOW_WARNING
     consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
+    sent_away: list[tuple[Place, str, Write]] = []  # an answer printed where stdout is a file or a buffer
     stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
     unread_output = False
     order = 0
@@ -82,11 +84,13 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
         return Place(node.lineno, node.col_offset + 1)
 
     exit_through = _exit_through(tree)
+    diverted = _stdout_diverted(tree)  # the functions that run only where stdout is stderr: where it was made so
 
     def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
-             debug: bool = False) -> None:
+             debug: bool = False, redirected: Diverted | None = None) -> None:
         nonlocal order, unread_output
         for index, stmt in enumerate(body):
+            redirected = _made_stderr(stmt, place) or (None if _restored(stmt) else redirected)
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
                 status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
@@ -95,7 +99,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
             if _py_terminal(stmt) and not isinstance(stmt, (ast.Continue, ast.Break)):
                 stops.append((place(stmt), branch, scope))
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                walk(stmt.body, (), stmt.name, False)
+                walk(stmt.body, (), stmt.name, False, redirected=diverted.get(stmt.name))
                 continue
             if isinstance(stmt, ast.ClassDef):
                 walk(stmt.body, (), stmt.name, False)
@@ -109,7 +113,14 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 if _py_stderr_answer(call, name, strings):  # (at print's file=sys.stderr, the part to change)
                     stream = next((k.value for k in call.keywords if k.arg == "file"), call)
                     stderr_answers.append(place(stream))
-                if write is not None and not (debug and write[0] == STDOUT_TEXT):
+                if write is not None and redirected is not None:  # (print() inside redirect_stdout(sys.stderr))
+                    if write[0] == STDOUT_JSON and _py_answer_written(call, strings):
+                        if redirected.stderr:
+                            stderr_answers.append(redirected.at)
+                        else:
+                            sent_away.append((redirected.at, redirected.how, Write(write[0], place(call), write[1],
+                                                                                 branch, scope, False, order)))
+                elif write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
                                         # (a return from a function whose result is the exit status ends it all)
@@ -140,8 +151,9 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
                 # a debug print behind a flag (if DEBUG:, if os.environ.get("HOOK_VERBOSE"):) is off by default
                 flagged = debug or (isinstance(stmt, ast.If) and arm == 0 and DEBUG_FLAG.search(ast.unparse(stmt.test)))
+                within = _redirect_to_stderr(stmt, place) if isinstance(stmt, (ast.With, ast.AsyncWith)) else None
                 walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded,
-                     bool(flagged))
+                     bool(flagged), within or redirected)
 
     walk(tree.body, (), "", False)
     output_rewrites: list[tuple[str, str, Place]] = []
@@ -193,6 +205,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
     flow.log_calls = _log_calls(tree)
+    if sent_away and not writes:  # (no answer printed on the real stdout besides)
+        flow.stdout_sent_away = sent_away[0]
     return flow
 
 
@@ -609,6 +623,114 @@ def _py_own_stdout(value: ast.AST) -> bool:
     return (isinstance(value, ast.Constant) and value.value in (None, 1)) or _name(value) == "sys.stdout"
 
 
+REDIRECTS = frozenset({"contextlib.redirect_stdout", "redirect_stdout"})
+STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
+STDOUT = frozenset({"sys.stdout", "sys.__stdout__"})
+
+
+class Diverted(Record):
+    """Where stdout was made another stream: its place, how (the code as written), and whether
+    that stream is stderr (else a file, os.devnull or a buffer: the answer never leaves)."""
+
+    at: Place
+    how: str
+    stderr: bool
+
+
+def _redirect_to_stderr(stmt: ast.With | ast.AsyncWith, place: Callable[[Any], Place]) -> Diverted | None:
+    """`with contextlib.redirect_stdout(sys.stderr):` (or io.StringIO(), open(os.devnull, "w")):
+    inside it, print() and sys.stdout write on that stream (python 3.11: the name sys.stdout is it there)."""
+    for item in stmt.items:
+        call = item.context_expr
+        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args and _elsewhere(call.args[0]):
+            return Diverted(place(call), _brief(call), _name(call.args[0]) in STDERR)
+    return None
+
+
+BUFFERS = frozenset({"io.StringIO", "StringIO", "io.BytesIO", "BytesIO"})
+
+
+def _elsewhere(stream: ast.AST) -> bool:
+    """A stream that is not the hook's stdout: sys.stderr, a buffer, or a file opened by a name
+    (os.devnull, a log): `open(1, "w")` and a wrapper of sys.stdout (io.TextIOWrapper(sys.stdout.buffer))
+    are stdout still."""
+    if _name(stream) in STDERR:
+        return True
+    if not isinstance(stream, ast.Call):
+        return False
+    if _name(stream.func) in BUFFERS:
+        return True
+    target = stream.args[0] if stream.args else None
+    return _name(stream.func) == "open" and target is not None and (
+        _name(target) == "os.devnull" or isinstance(target, ast.Constant) and isinstance(target.value, str))
+
+
+def _made_stderr(stmt: ast.stmt, place: Callable[[Any], Place]) -> Diverted | None:
+    """`sys.stdout = sys.stderr` (or a file, os.devnull): every print after it writes there."""
+    if isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) and _elsewhere(stmt.value):
+        return Diverted(place(stmt), f"sys.stdout = {_brief(stmt.value)}", _name(stmt.value) in STDERR)
+    return None
+
+
+def _restored(stmt: ast.stmt) -> bool:
+    """`sys.stdout = sys.__stdout__` (or a saved stdout): prints go to stdout again."""
+    return isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) \
+        and _made_stderr(stmt, lambda node: Place(1, 1)) is None
+
+
+def _stdout_diverted(tree: ast.Module) -> dict[str, Diverted]:
+    """The functions whose every call runs inside a `with redirect_stdout(sys.stderr)` (or after
+    `sys.stdout = sys.stderr` at the top level): what they print goes to stderr. Name -> the
+    place of the redirect."""
+    inside: dict[str, Diverted] = {}
+    outside: set[str] = set()
+
+    def place(node: Any) -> Place:
+        return Place(node.lineno, node.col_offset + 1)
+
+    def visit(body: list[ast.stmt], redirected: Diverted | None) -> None:
+        for stmt in body:
+            redirected = _made_stderr(stmt, place) or (None if _restored(stmt) else redirected)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for call in _calls(stmt):
+                if isinstance(call.func, ast.Name):
+                    if redirected is not None:
+                        inside.setdefault(call.func.id, redirected)
+                    else:
+                        outside.add(call.func.id)
+            for child_body, _ in _arms(stmt):
+                within = _redirect_to_stderr(stmt, place) if isinstance(stmt, (ast.With, ast.AsyncWith)) else None
+                visit(child_body, within or redirected)
+
+    visit(tree.body, None)
+    return {name: at for name, at in inside.items() if name not in outside}
+
+
+def _py_answer_written(call: ast.Call, strings: "_PyStrings") -> bool:
+    """The call writes an answer's JSON: json.dump of an answer, or a print or write of its json.dumps."""
+    if not call.args:
+        return False
+    if _name(call.func) == "json.dump":
+        return _py_answer(strings.resolve(call.args[0]))
+    return _py_dumped_answer(call.args[0], strings)
+
+
+def _py_dumped_answer(value: ast.AST, strings: "_PyStrings") -> bool:
+    """The value is json.dumps of an answer (a dict literal, a name bound to one, or a helper's
+    parameter, `def emit(obj): print(json.dumps(obj))`: what its calls give it)."""
+    dumped = strings.resolve(value)
+    while isinstance(dumped, ast.BinOp) and isinstance(dumped.op, ast.Add):  # json.dumps(answer) + "\n"
+        dumped = strings.resolve(dumped.left)
+    if isinstance(dumped, ast.JoinedStr):  # f"{json.dumps(answer)}\n"
+        dumped = next((part.value for part in dumped.values if isinstance(part, ast.FormattedValue)), None)
+    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
+        return False
+    written = dumped.args[0]
+    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
+    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
+
+
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
     """Whether the call writes an answer's JSON to stderr: print(json.dumps({...}), file=sys.stderr),
     sys.stderr.write(json.dumps(...)) or json.dump({...}, sys.stderr)."""
@@ -617,17 +739,7 @@ def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
     target = next((k.value for k in call.keywords if k.arg == "file"), None) if name == "print" else None
     if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
         return False
-    dumped = strings.resolve(call.args[0])
-    while isinstance(dumped, ast.BinOp) and isinstance(dumped.op, ast.Add):  # json.dumps(answer) + "\n"
-        dumped = strings.resolve(dumped.left)
-    if isinstance(dumped, ast.JoinedStr):  # f"{json.dumps(answer)}\n"
-        dumped = next((part.value for part in dumped.values if isinstance(part, ast.FormattedValue)), None)
-    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
-        return False
-    written = dumped.args[0]
-    # (a helper's parameter, `def emit(obj): print(json.dumps(obj), file=sys.stderr)`: what its calls give it)
-    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
-    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
+    return _py_dumped_answer(call.args[0], strings)
 
 
 def _py_answer(node: ast.AST | None) -> bool:

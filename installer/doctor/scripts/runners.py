@@ -270,6 +270,26 @@ def swallowed(recipe: Recipe) -> tuple[Path, str] | None:
             return inv.path, (f"its `|| ...` takes {inv.path.name}'s exit 2" if inv.tolerated else
                               f"the command after {inv.path.name} on the line (or the pipe it feeds) sets the line's "
                               "status")
+    return _lost_in_the_line(recipe)
+
+
+def _lost_in_the_line(recipe: Recipe) -> tuple[Path, str] | None:
+    """A recipe line that loses a child's 2 in its own shell code (shell_status's model: a `for`
+    loop whose last pass decides, a `case` on `$?` that lets 2 through, xargs...), make's `$$`
+    written as the shell gets it, the child looked for in the folder the line runs in."""
+    from . import shell_status
+
+    text = recipe.text.replace("$$", "$") if recipe.runner == "make" else recipe.text
+    for place in shell_status.lost(text, lambda offset: (recipe.line, offset + 1)):
+        if place.rule != "exit-2-lost" or not place.child:
+            continue
+        named = place.child.rsplit(" ", 1)[-1]
+        if "$" in named:
+            continue
+        for path in sorted(recipe.folder.glob(named))[:MAX_PREREQUISITES] if "*" in named else [recipe.folder / named]:
+            facts = analyse(path) if path.is_file() else None
+            if facts is not None and facts.readable and facts.exits_2() and not DECISIONS & set(facts.answers):
+                return path, place.how
     return None
 
 

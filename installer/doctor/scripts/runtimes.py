@@ -55,6 +55,13 @@ FOR_AWAIT = lazy(r"""for\s+await\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\
 ONE_READ = lazy(r"""(?<![\w$])(?:(?:fs\.)?readSync\(\s*(?:0|process\.stdin\.fd)\s*,|Deno\.stdin\.read\(|"""
                 r"""getReader\(\s*\)\s*\.read\(\s*\))""", needs=("readSync", "Deno.stdin", "getReader"))
 READER = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*[^;\n]*?\.getReader\(\s*\)""", needs=("getReader",))
+# `process.stdin.read()` where no "readable" or "data" listener waits for the data: called as the
+# script starts, before any has arrived, it returns null (node 20.20.2, measured on a pipe and on a
+# socket: null; `fs.readFileSync(0)` read all of it on both)
+READS_NOTHING = "no data has arrived yet"  # what a read before the input arrives says (script/stdin-read-partly.nothing)
+SYNC_STDIN_READ = lazy(r"""(?<![\w$])process\.stdin\.read\(\s*\)""", needs=("process.stdin.read",))
+STDIN_LISTENER = lazy(r"""process\.stdin\s*\.\s*(?:on|once|addListener|pipe)\s*\(|\bfor\s+await\b|createInterface|"""
+                      r"""stream/consumers|\bresume\s*\(""")
 LOOP = lazy(r"""\b(?:while|for)\s*\(|\bdo\s*\{""", needs=("while", "for", "do"))
 BREAKS = lazy(r"""\bbreak\b""", needs=("break",))
 
@@ -299,6 +306,37 @@ def js_partial_reads(code: str, close: Callable[[str, int], int],
     for match in reads:
         if not _in_loop(code, match.start(), close):
             yield match.start(), f"one {match.group(0).rstrip('(, ')}(...) gets one chunk, {PIPE_CHUNK} bytes from a pipe"
+    early = SYNC_STDIN_READ.search(code)
+    if early is not None and not STDIN_LISTENER.search(code) and not _in_loop(code, early.start(), close):
+        yield early.start(), f"{READS_NOTHING} when process.stdin.read() runs as the script starts: it returns null"
+    yield from _used_before_the_data(code, close)
+
+
+# a "data" handler that gathers the chunks into a name: `data += chunk`, `chunks.push(c)`
+GATHERED = lazy(r"""process\.stdin\.(?:on|addListener)\(\s*["']data["'][^;]*?(?P<name>[A-Za-z_$][\w$]*)\s*(?:\+=|\.push\()""",
+                needs=("data",))
+WAITS = lazy(r"""["'](?:end|close|finish)["']|\bawait\b|\.then\s*\(|\bsetTimeout\b|\bsetImmediate\b""")
+FUNCTION_BODY = lazy(r"""=>\s*\{|\bfunction\b[^{;]*\{""")
+
+
+def _used_before_the_data(code: str, close: Callable[[str, int], int]) -> Iterator[tuple[int, str]]:
+    """The chunks a "data" handler gathers, parsed by the script's top-level code right after it
+    registers the handler, with no "end" handler, await or callback in between: the handler runs
+    only once that code has finished, so the script parses an empty text (node 20.20.2,
+    measured: a guard parsing `data` there read {} and let the call run)."""
+    gathered = GATHERED.search(code)
+    if gathered is None:
+        return
+    name = gathered.group("name")
+    start = code.find(";", gathered.end())
+    for use in re.finditer(rf"JSON\.parse\(\s*(?:String\(\s*)?(?:Buffer\.concat\(\s*)?{re.escape(name)}\b|"
+                           rf"\b{re.escape(name)}\s*\?\s*JSON\.parse", code[start:] if start > 0 else ""):
+        at = start + use.start()
+        if WAITS.search(code, gathered.end(), at) or any(
+                body.start() < at < close(code, body.end() - 1) for body in FUNCTION_BODY.finditer(code, 0, at)):
+            return
+        yield at, f"{READS_NOTHING} when the script parses {name} (the \"data\" handler fills it later, once the script's own code has run): it is empty"
+        return
 
 
 def _in_loop(code: str, offset: int, close: Callable[[str, int], int]) -> bool:

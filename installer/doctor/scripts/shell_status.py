@@ -21,6 +21,7 @@ Each Lost names the line the user changes. What the reader cannot parse is not r
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 import shlex
 from typing import Callable, Iterator
@@ -32,7 +33,7 @@ from ..shell.exit import passes_status_on, shell_options
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
-from ..shell.tree import AndOr, Command, commands, parse, parsed_once
+from ..shell.tree import AndOr, Command, Pipeline, commands, parse, parsed_once
 from .delivery import SCRIPT_NAME, Joined, Lost
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
@@ -46,7 +47,12 @@ BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
 DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|block|ask|\$)""",
                needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
+RUNNERS = lazy(r"\brun-parts\b|\bxargs\b|-exec\b", needs=("run-parts", "xargs", "-exec"))  # (run_by_a_runner)
+PROCESS_FED = lazy(r"\bdone\s*<\s*<\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")  # `done < <(find ...)`
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
+# a test of a status for one value: `[ $? -eq 1 ]`, `[ "$rc" = 1 ]`, `(( rc == 1 ))`, `[[ $status == 1 ]]`
+STATUS_EQUALS = lazy(r"""(?:\$\{?\?\}?|\$\{?(?P<name>[A-Za-z_]\w*)\}?|(?<![\w$])(?P<bare>[A-Za-z_]\w*))["']?\s*(?:-eq|==?)\s*["']?(?P<value>\d+)\b""",
+                     needs=("-eq", "="))
 LOOP_WORDS = lazy(r"([^;\n]*?)\s*(?:;|\n)\s*do\b")  # a `for` loop's words, up to its `do`
 EXIT_VARIABLE = lazy(r"exit[ \t]+\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))(?=[ \t]*(?:$|[;&|#)]))",
                      re.M, needs=("exit",))  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
@@ -76,7 +82,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
     its #! line, where the code given has its comments blanked; `tree_of`: the script's tree, where
     another reader has parsed it already (tree.parsed_once)."""
-    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
+    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code) and not RUNNERS.search(code):
         return ()
     tree = (tree_of or parsed_once(code))()
     if tree is None:
@@ -84,7 +90,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.read_looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -351,8 +357,9 @@ class _Model:
                 return Failure(f"{head}() ends with `... && ...`, which returns 1 when its test is false", "1")
             if any(_return_2(c) for c in _own(body)):
                 return Failure(f"{head}() returns 2 (its block)", "2")
-        if head and head not in self.functions:
-            failure = ordinary_failure([w.text for w in command.plain], self.outside_git)
+        if head and head not in self.functions:  # (`IFS= read -r -d '' x`: the command after its assignments)
+            failure = ordinary_failure([w.text for w in command.plain[next(
+                i for i, w in enumerate(command.plain) if not w.assignment):]], self.outside_git)
             if failure is not None:
                 return failure
         if command.substitutions and all(w.assignment for w in command.plain):
@@ -447,11 +454,177 @@ class _Model:
                                          "exit-2-lost", child=child[0])
                         return
 
+    def run_by_a_runner(self) -> Iterator[Lost]:
+        """Guards run by a program that runs many and ends with a status of its own (GNU findutils
+        4.9.0 and Debian run-parts 5.7, measured): `xargs` ends 123 when a command it ran exits 1 to
+        125 (a guard's 2 included), `find ... -exec CMD {} \\;` ends 0 whatever the commands
+        exit, `run-parts DIR` ends 1. The children are the files the
+        runner is given (`run-parts DIR`: DIR/*; `find DIR -name PATTERN`: DIR/PATTERN; xargs: what
+        the pipeline's first part lists)."""
+        for where in self.where:
+            if where.tested or where.statement.background:
+                continue
+            for pipeline in where.statement.pipelines:
+                for position, command in enumerate(pipeline.commands):
+                    ran = _runner(command, pipeline.commands[0] if position else None, self._written)
+                    if ran is not None:
+                        runner, children, status = ran
+                        yield self._lost(command.at, f"{runner} runs each guard and ends with {status} when one of "
+                                         "them exits 2: the host never sees the refusal", "exit-2-lost", status=status,
+                                         child=children)
+                        return
+
+    def _written(self, word: Word) -> str:
+        """A word as the script writes it, quotes removed (`"$(dirname "$0")/pre.d"`: the tree keeps
+        only `$(...)/pre.d`), for keys.with_own_folder to write the folder in."""
+        if word.at < 0:
+            return word.text
+        end = self.code.find("\n", word.at)
+        lexer = shlex.shlex(self.code[word.at:end if end >= 0 else len(self.code)], posix=True)
+        lexer.whitespace_split = True
+        try:
+            return next(iter(lexer), word.text)
+        except ValueError:
+            return word.text
+
+    def mapped(self) -> Iterator[Lost]:
+        """A child's status mapped by a `case` on it (`"$BIN"; case $? in 0) exit 0;; 1) exit 2;; *)
+        exit 0;; esac`, or `rc=$?` and `case $rc in`): the arm a status of 2 takes (its own `2)` or a
+        catch-all after the ones that block) exits with another status, or no arm takes it and the
+        script ends with the case's 0. The child is named for checks/delivery.py, which reports it
+        where the child refuses by exit 2 (a script's `exit 2`, a compiled guard's source)."""
+        for where in self.where:
+            statement = where.statement
+            if where.tested or len(statement.pipelines[0].commands) != 1 or where.position == 0:
+                continue
+            case = statement.pipelines[0].commands[0]
+            if case.kind in ("if", "simple", "arith") and where.siblings is self.tree:
+                found = next(self._tested_for_another(where), None)
+                if found is not None:
+                    yield found
+                    return
+                continue
+            if case.kind != "case" or not case.words or statement.operators:
+                continue
+            subject = case.words[0].text.strip('"')
+            source = self._status_of(where, "" if subject in ("$?", "${?}") else subject.strip("${}"))
+            if source is None:
+                continue
+            run, child = source
+            taken = next((i for i, patterns in enumerate(case.patterns)
+                          if any(fnmatch.fnmatchcase("2", p.text.strip("\"'")) for p in patterns)), None)
+            exits = [[c for c in _own(listed) if c.kind == "simple" and c.head == "exit"] for listed in case.lists]
+            if not any(_exit_2(c) for arm in exits for c in arm):
+                continue  # (a case that never blocks: not a mapping to the host's exit 2)
+            if taken is None:
+                how = f"no arm of the `case` on its status takes a 2, so {child[0]}'s refusal ends the `case` with 0"
+                yield self._lost(case.at, how, "exit-2-lost", status="0", child=child[0])
+                return
+            other = next((c for c in exits[taken] if not _exit_2(c)), None)
+            if other is None or any(_exit_2(c) for c in exits[taken]):
+                continue
+            status = _exit_status(other)
+            label = "|".join(p.text for p in case.patterns[taken])
+            yield self._lost(other.at, f"the `case` on the status of {child[0]} (line {self._line(run.at)[0]}) maps "
+                             f"its 2 to the arm `{label})`, which exits {status if status is not None else 'with another status'} "
+                             "here: the host never sees the refusal", "exit-2-lost",
+                             status=str(status) if status is not None else "0", child=child[0])
+            return
+
+    def _status_of(self, where: _Where, name: str) -> tuple[Command, tuple[str, bool]] | None:
+        """(the command, the child) whose status a statement reads: the statement before it, for
+        `$?` (name ""), or the one before `name=$?` right before it."""
+        before = where.siblings[where.position - 1]
+        if name:
+            store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
+            if store is None or store.kind != "simple" or len(store.plain) != 1 or where.position < 2 or \
+                    store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}"):
+                return None
+            before = where.siblings[where.position - 2]
+        if before.operators or before.background:
+            return None
+        run = before.pipelines[-1].commands[-1]
+        child = _child(run) or _script_run(run) or _program(run)
+        return (run, child) if child is not None else None
+
+    def _tested_for_another(self, where: _Where) -> Iterator[Lost]:
+        """`guard; if [ $? -eq 1 ]; then exit 2; fi` (or `rc=$?` first, or `[ "$rc" = 1 ] && exit 2`):
+        the wrapper blocks only for another status than 2, so the child's own 2 goes on to the
+        script's end."""
+        statement = where.statement
+        text = self.code[statement.at:statement.end]
+        compared = STATUS_EQUALS.search(text)
+        if compared is None or compared.group("value") in ("0", "2") or not BLOCKS.search(text) or "||" in text \
+                or re.search(r"\belse\b", text):
+            return  # (`[ $? -eq 0 ] || exit 2`: any failure blocks)
+        name = compared.group("name") or ""
+        if name and (re.search(rf"\$\{{?{name}\b\}}?\W{{0,3}}(?:-ne|-gt|-ge|!=|-eq\s*\W?2\b|==?\s*\W?2\b)|"
+                               rf"\bexit\s+\W?\$\{{?{name}\b", self.code[statement.end:]) or re.search(r"-ne|-gt|!=|-ge", text)):
+            return  # (its status is passed on or tested for any failure later)
+        source = self._status_of(where, name)
+        if source is None:
+            return
+        run, child = source
+        yield self._lost(statement.at, f"the test on the status of {child[0]} (line {self._line(run.at)[0]}) blocks "
+                         f"only when it is {compared.group('value')}, so its 2 goes on past it, and the script ends "
+                         "with another status", "exit-2-lost", status="0", child=child[0])
+
+    def returns_dropped(self) -> Iterator[Lost]:
+        """A function whose block is its `return 2` (`deny() { echo ... >&2; return 2; }`), called
+        inside an if, case or `{ }` (the top level's calls are wrapped()'s) with nothing after the
+        call that passes its status on (`|| exit $?`, `exit $?`, errexit), and commands after the
+        compound that set the status the script ends with: `return` ends only the function, the
+        script runs on (bash 5.2 and dash). At the `return 2`, where `exit 2` is the fix."""
+        if not self.returning:
+            return
+        owners: dict[int, _Where] = {}  # a compound's list -> the statement that holds the compound
+        for where in self.where:
+            for pipeline in where.statement.pipelines:
+                for command in pipeline.commands:
+                    for listed in command.lists:
+                        owners[id(listed)] = where
+        for where in self.where:
+            statement = where.statement
+            if where.tested or where.function or statement.background or where.siblings is self.tree \
+                    or where.errexit >= 0 or statement.operators or len(statement.pipelines[0].commands) != 1:
+                continue
+            call = statement.pipelines[0].commands[0]
+            if call.kind != "simple" or call.head not in self.returning or statement.pipelines[0].negated:
+                continue
+            decides = self._status_kept(where, owners)
+            if decides is None:
+                continue
+            function = self.functions[call.head]
+            back = next(c for c in _own(function.lists[0]) if _return_2(c))
+            yield self._lost(back.at, f"`return 2` ends only {call.head}(): the call on line "
+                             f"{self._line(call.at)[0]} does not pass its status on, and {decides}",
+                             "exit-2-lost", status="0")
+            return
+
+    def _status_kept(self, where: _Where, owners: dict[int, _Where]) -> str | None:
+        """How a nested statement's status is replaced on its way to the script's end (what sets the
+        status instead, in a few words), or None where it may reach it: the last of each list up to
+        the top level's last statement, or read by a `$?` right after it."""
+        while True:
+            if self._followed_by_status_read(where) or where.errexit >= 0:
+                return None
+            if where.position < len(where.siblings) - 1:
+                following = where.siblings[where.position + 1]
+                return f"the commands after it (line {self._line(following.at)[0]}) set the status the script ends with"
+            if where.siblings is self.tree:
+                return None
+            owner = owners.get(id(where.siblings))
+            if owner is None or owner.tested or owner.function or owner.statement.operators:
+                return None
+            where = owner
+
     def looped(self) -> Iterator[Lost]:
         """A top-level `for` loop that runs a child named by its variable on each pass (`for g in
-        "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) and
-        never looks at a pass's status (no `$?`, `||`, `if`, exit or break in the body, no errexit or
-        ERR trap): the loop's status is its last pass's, so an earlier child's exit 2 is replaced."""
+        "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) where
+        nothing from the child's statement on looks at a pass's status (no `$?`, `||`, `if`, exit or
+        break; a `[ -x "$g" ] || continue` before it does not count), or only stores it anew each
+        pass (`"$g"; rc=$?` ... `exit $rc`): the loop's status (or the stored one) is its last
+        pass's, so an earlier child's exit 2 is replaced by the next one's 0 (bash 5.2 and dash)."""
         for where, loop in self._top_level_compounds():
             statement = where.statement
             texts = [w.text for w in loop.items]
@@ -461,22 +634,108 @@ class _Model:
             # (`for g; do` and `for g in "$@"` go over the script's arguments: the handler's command names them)
             items = ["$1", "$2"] if arguments else \
                 self._as_written(loop) if any(w.dynamic for w in loop.items[2:]) else texts[2:]
-            body = self.code[loop.lists[0][0].at:statement.end] if loop.lists[0] else ""
-            if (len(items) < 2 and "*" not in items[0] if items else True) or LOOP_LOOKS.search(body):
+            if len(items) < 2 and "*" not in items[0] if items else True:
                 continue
             variable = re.compile(rf"\$(?:{re.escape(texts[0])}\b|\{{{re.escape(texts[0])}\}})")
-            for inner in loop.lists[0]:
-                command = inner.pipelines[-1].commands[-1]
+            body = loop.lists[0]
+            for index, inner in enumerate(body):
+                command = inner.pipelines[0].commands[-1]
                 child = _child(command)
                 if child is None or not variable.search(child[0]) or inner.background:
                     continue
                 line = self._line(loop.at)[0]
+                failed_into = _stored_on_failure(inner)
+                stored = self._stored_each_pass(body[index + 1:], statement) if failed_into is None else None
+                if failed_into is not None:  # (`"$g" || rc=$?`: the last failing pass's status, or the loop's 0)
+                    if LOOP_LOOKS.search(self.code, inner.end, statement.end):
+                        break
+                    if re.search(rf"\$(?:{re.escape(failed_into)}\b|\{{{re.escape(failed_into)}\b)", self.code[statement.end:]):
+                        break  # (read after the loop: `exit $rc` hands on the last failure, a 2 unless a later one fails)
+                    how = (f"`{failed_into}` keeps a failing pass's status, but nothing after the `for` loop (line {line}) "
+                           "reads it: the loop ends with its last pass's 0, and so does the script")
+                elif stored is None and LOOP_LOOKS.search(self.code, inner.at, statement.end):
+                    break
+                elif stored is not None:
+                    how = (f"each pass of the `for` loop (line {line}) stores the status of the child it runs in "
+                           f"`{stored[1]}` anew, and the `exit` after the loop passes on the last pass's: an earlier "
+                           "one's exit 2 is replaced by the next one's 0")
+                else:
+                    how = (f"each pass of the `for` loop (line {line}) runs the next child here, and the loop ends "
+                           "with the last pass's status: an earlier one's exit 2 is replaced by the next one's 0")
                 for item in items:
-                    yield self._lost(command.at, f"each pass of the `for` loop (line {line}) runs the next child "
-                                     f"here, and the loop ends with the last pass's status: an earlier one's exit 2 "
-                                     "is replaced by the next one's 0", "exit-2-lost", status="0",
-                                     child=variable.sub(item.replace("\\", "\\\\"), child[0]))
+                    yield self._lost(stored[0].at if stored is not None else command.at, how, "exit-2-lost",
+                                     status="0", child=variable.sub(item.replace("\\", "\\\\"), child[0]))
                 return
+
+    def read_looped(self) -> Iterator[Lost]:
+        """A top-level `while read -r g` loop over a listing of guards (`ls DIR/*.sh | while ...`,
+        `done < <(find DIR -name '*.sh')`) that runs `"$g"` (or `bash "$g"`) on each pass and,
+        from the child on, never looks at a pass's status: the loop ends with its last pass's (bash
+        5.2), and the pipeline or the script with it, so an earlier guard's 2 is replaced."""
+        for where in self.where:
+            statement = where.statement
+            if where.siblings is not self.tree or where.errexit >= 0 or where.err_trap is not None \
+                    or statement.operators or statement.background:
+                continue
+            pipeline = statement.pipelines[0]
+            loop = pipeline.commands[-1]
+            if loop.kind != "while" or len(loop.lists) < 2 or (len(pipeline.commands) > 1 and where.pipefail):
+                continue
+            reads = [[w for w in c.plain if not w.assignment] for c in _own(loop.lists[0]) if c.kind == "simple"]
+            reads = [words for words in reads if words and words[0].text == "read"]  # (`IFS= read -r g`)
+            names = [w.text for w in reads[0][1:] if not w.text.startswith("-")] if len(reads) == 1 else []
+            if len(names) != 1:
+                continue
+            source = self._listing(pipeline, statement)
+            if not source:
+                continue
+            variable = re.compile(rf"\$(?:{re.escape(names[0])}\b|\{{{re.escape(names[0])}\}})")
+            for inner in loop.lists[1]:
+                command = inner.pipelines[0].commands[-1]
+                child = _child(command)
+                if child is None or not variable.search(child[0]) or inner.background:
+                    continue
+                if LOOP_LOOKS.search(self.code, inner.at, _end(loop.lists)):
+                    break
+                yield self._lost(command.at, f"each pass of the `while read` loop (line {self._line(loop.at)[0]}) "
+                                 "runs the next guard here, and the loop ends with the last pass's status: an earlier "
+                                 "one's exit 2 is replaced by the next one's 0", "exit-2-lost", status="0",
+                                 child=variable.sub(source.replace("\\", "\\\\"), child[0]))
+                return
+
+    def _listing(self, pipeline: Pipeline, statement: AndOr) -> str:
+        """The files a `while read` loop is given, as a pattern: what the pipeline's first part
+        lists (`ls DIR/*.sh`, `find DIR -name '*.sh'`), or the `done < <(...)` after it."""
+        if len(pipeline.commands) > 1:
+            first = pipeline.commands[0]
+            words = [self._written(w) for w in first.plain] if first.kind == "simple" else []
+        else:
+            fed = PROCESS_FED.search(self.code, statement.at, statement.end)
+            try:
+                words = shlex.split(fed.group(1)) if fed else []
+            except ValueError:
+                return ""
+        if not words:
+            return ""
+        if words[0] == "find":
+            return _found(words)
+        return next((w for w in words[1:] if "*" in w), "") if words[0] in ("ls", "printf", "echo") else ""
+
+    def _stored_each_pass(self, after: list[AndOr], loop: AndOr) -> tuple[AndOr, str] | None:
+        """(the statement, the name) where a loop's body stores the status of the child run just
+        before in a name (`rc=$?`), the rest of the body looks at no status, and an `exit` after
+        the loop passes that name on: each pass overwrites it."""
+        if not after or len(after[0].pipelines) != 1:
+            return None
+        store = after[0].pipelines[0].commands[0]
+        if store.kind != "simple" or len(store.plain) != 1 or not store.plain[0].assignment:
+            return None
+        name, _, value = store.plain[0].text.partition("=")
+        if value.strip('"') not in ("$?", "${?}") or LOOP_LOOKS.search(self.code, after[0].end, loop.end):
+            return None
+        tail = self.code[loop.end:]
+        passed = re.search(rf"\bexit[ \t]+\"?\$(?:{re.escape(name)}\b|\{{{re.escape(name)}\}})", tail)
+        return (after[0], name) if passed is not None else None
 
     def shared_in_loop(self) -> Iterator[Lost]:
         """A top-level `for` loop over several children, run before the script has read its stdin
@@ -915,6 +1174,74 @@ def _script_run(command: Command) -> tuple[str, bool] | None:
         if script.endswith(SCRIPT_SUFFIXES):
             return f"{words[0]} {script}", False
     return None
+
+
+def _runner(command: Command, source: Command | None, written: Callable[[Word], str]) -> tuple[str, str, str] | None:
+    """(the runner as written, the children it runs, the status it ends with) for `run-parts DIR`,
+    `find DIR ... -exec CMD {} ;|+` and `... | xargs CMD` (the files the pipeline's first part
+    lists: `ls DIR/*.sh`, `printf '%s\\n' DIR/*`, `find DIR -name PATTERN`)."""
+    words = [written(w) for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if not words:
+        return None
+    head = words[0].rsplit("/", 1)[-1]
+    if head == "run-parts":
+        folder = next((w for w in words[1:] if not w.startswith("-")), None)
+        return ("`run-parts`", f"{folder.rstrip('/')}/*", "1") if folder else None
+    if head == "find" and "-exec" in words and words[-1] in (";", "\\;") and _found(words) \
+            and _runs_each(words[words.index("-exec") + 1:-1]):
+        return "`find -exec ... ;`", _found(words), "0"  # (`{} +` hands every file to one command: not each run)
+    if head == "xargs" and source is not None and source.kind == "simple" and _runs_each(_xargs_command(words[1:])):
+        listed = [written(w) for w in source.plain]
+        children = _found(listed) if listed and listed[0] == "find" else next(
+            (w for w in listed[1:] if "*" in w or w.endswith(SCRIPT_SUFFIXES)), "") if listed and listed[0] in (
+                "ls", "printf", "echo") else ""
+        return ("`xargs`", children, "123") if children else None
+    return None
+
+
+XARGS_VALUED = frozenset({"-n", "-I", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs",
+                          "--delimiter", "--arg-file", "--replace"})
+
+
+def _xargs_command(args: list[str]) -> list[str]:
+    """The command xargs runs (its options and their values skipped)."""
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in XARGS_VALUED else args[1:]
+    return args
+
+
+def _runs_each(command: list[str]) -> bool:
+    """The command a runner runs for each file runs that file: `{}` itself, or an interpreter (or
+    `sh -c`) given it; not a tool that only reads it (`ruff check {}`, `prettier --check`)."""
+    return bool(command) and (command[0] == "{}" or INTERPRETERS.match(command[0].rsplit("/", 1)[-1]) is not None)
+
+
+def _found(words: list[str]) -> str:
+    """The files a `find DIR -name PATTERN` lists, as a pattern ("DIR/PATTERN"); "" where not plain."""
+    folder = words[1] if len(words) > 1 and not words[1].startswith("-") else ""
+    pattern = words[words.index("-name") + 1] if "-name" in words[:-1] else "*"
+    return f"{folder.rstrip('/')}/{pattern}" if folder and "-maxdepth" not in words[:1] else ""
+
+
+def _stored_on_failure(statement: AndOr) -> str | None:
+    """NAME for `child || NAME=$?`: the status kept only when the child fails."""
+    if statement.operators != ["||"]:
+        return None
+    store = statement.pipelines[1].commands[0]
+    if store.kind != "simple" or len(store.plain) != 1 or not store.plain[0].assignment:
+        return None
+    name, _, value = store.plain[0].text.partition("=")
+    return name if value.strip('"') in ("$?", "${?}") else None
+
+
+def _program(command: Command) -> tuple[str, bool] | None:
+    """A program the command runs by its path (`./bin/guard`, `"$DIR/bin/guard"`, `tools/guard`),
+    as written: a compiled guard has no script suffix."""
+    words = [w for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if words and words[0].text == "exec":
+        words = words[1:]
+    words = _after_prefix(words)
+    return (words[0].text, False) if words and "/" in words[0].text and "(" not in words[0].text else None
 
 
 def _named(word: Word) -> bool:

@@ -8,6 +8,7 @@ from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
 from ...scripts import runners
 from ...scripts.keys import analyse as analyse_script
+from ...scripts.runtimes import READS_NOTHING
 from ...shell.results import Where
 from .units import At, HookCode
 
@@ -121,7 +122,8 @@ def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
 def _stdin_read_partly(code: HookCode) -> Iterator[Finding]:
     """A read of stdin that stops before the end of a large payload (scripts/runtimes.py)."""
     for what, place in code.flow.partial_reads:
-        yield code.report("script/stdin-read-partly", place, what=what)
+        yield code.report("script/stdin-read-partly", place, "nothing" if what.startswith(READS_NOTHING) else None,
+                          what=what)
 
 
 @CODE_RULES.rule("script/shell-trace")
