@@ -611,3 +611,12 @@ def test_hooks_in_the_xdg_folder_are_found_with_where_codex_reads_them(tmp_path,
     project = tmp_path / "p"
     [hit] = found(doctor(project, {"README.md": "x"}, given=False, start=project), "structure/settings-not-read")
     assert hit.path == str(home / ".config" / "codex" / "hooks.json") and str(home / ".codex" / "hooks.json") in hit.message
+
+
+@pytest.mark.parametrize("command, flagged", [("sh .codex/guard.sh", True), ("bash .codex/guard.sh", False)])
+def test_bash_syntax_in_a_guard_a_codex_command_runs_with_sh_is_found(tmp_path, command, flagged):
+    """`sh x.sh` is dash on Debian and Ubuntu whichever agent runs the command (measured on Codex 0.171.0:
+    tests/e2e/test_codex_rules_e2e.py, sh-bash-bad)."""
+    script = '#!/bin/bash\nif [[ "$(cat)" == *"rm -rf"* ]]; then echo no >&2; exit 2; fi\n'
+    hits = found(codex(tmp_path, script, name="guard.sh", command=command), "script/bash-only-syntax")
+    assert [hit.line for hit in hits] == ([2] if flagged else [])

@@ -64,7 +64,7 @@ export const decide = (payload, decision, reason) => process.stdout.write(JSON.s
     %s: payload.hook_event_name },
 }));
 """
-IMPORTER = 'import { decide } from "./%s";\ndecide(JSON.parse(require("fs").readFileSync(0)), "deny", "no");\n'
+IMPORTER = 'import { decide } from "./%s";\nimport { readFileSync } from "fs";\ndecide(JSON.parse(readFileSync(0)), "deny", "no");\n'
 
 
 @pytest.mark.parametrize("key, expected", [("hook_event_name", [("script/no-event-name", "helpers.mjs", 3)]),

@@ -98,7 +98,9 @@ def test_a_permission_ask_hook_may_set_its_status(project):
 CHECKS = ('function check(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") }\n'
           'function verify(cmd) { check(cmd) }\n'
           'async function checkLater(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") }\n'
-          'const policy = { test(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n')
+          'const policy = { test(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n'
+          'class Rules { assert(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") } }\n'
+          'const rules = new Rules()\n')
 
 
 @pytest.mark.parametrize("body", [
@@ -106,6 +108,7 @@ CHECKS = ('function check(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refuse
     'try { verify(output.args.command) } catch (err) { console.error(err) }',  # (two levels down)
     'try { await checkLater(output.args.command) } catch { }',
     'try { policy.test(output.args.command) } catch (err) { console.error(err.message) }',
+    'try { rules.assert(output.args.command) } catch (err) { console.error(err.message) }',
     'await checkLater(output.args.command).catch((err) => console.error(err))',
     'await Promise.allSettled([checkLater(output.args.command)])',
 ])
@@ -300,3 +303,29 @@ def test_a_policy_the_plugin_parses_at_load_that_is_no_json_is_reported(project,
 def test_a_regex_that_passes_only_other_hosts_tool_names_is_reported(project, test, reported):
     hits = found(_hook(project, f'if ({test}) throw new Error("no")'), "host/opencode-tool-pattern")
     assert [("bash" in hit.hint) for hit in hits] == ([True] if reported else [])
+
+
+@pytest.mark.parametrize("imported, merged", [
+    ('import { Guard } from "./lib/guard.js"\nimport { Audit } from "./lib/audit.js"',
+     "({ ...(await Guard(ctx)), ...(await Audit(ctx)) })"),
+    ('import * as guard from "./lib/guard.js"\nimport { Audit as Log } from "./lib/audit"',
+     "Object.assign({}, await guard.Guard(ctx), await Log(ctx))"),
+])
+def test_two_plugins_of_the_projects_modules_merged_into_one_object_are_reported(project, imported, merged):
+    lib = project / ".opencode" / "plugins" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "guard.js").write_text(f'export const Guard = async () => ({{ "tool.execute.before": {GUARD} }})\n')
+    (lib / "audit.js").write_text(f'export async function Audit() {{ return {{ "tool.execute.before": {LOGGER} }} }}\n')
+    (finding,) = found(_plugin(project, f"{imported}\nexport const Team = async (ctx) => {merged}\n"),
+                       "host/opencode-hook-twice")
+    assert "this guard never runs" in finding.message and finding.line == 3
+
+
+def test_plugins_of_the_projects_modules_with_keys_of_their_own_are_not_reported(project):
+    lib = project / ".opencode" / "plugins" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "guard.js").write_text(f'export const Guard = async () => ({{ "tool.execute.before": {GUARD} }})\n')
+    (lib / "audit.js").write_text(f'export const Audit = async () => ({{ "tool.execute.after": {LOGGER} }})\n')
+    code = ('import { Guard } from "./lib/guard.js"\nimport { Audit } from "./lib/audit.js"\n'
+            "export const Team = async (ctx) => ({ ...(await Guard(ctx)), ...(await Audit(ctx)) })\n")
+    assert not found(_plugin(project, code), "host/opencode-hook-twice")

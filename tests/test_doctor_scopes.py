@@ -228,3 +228,17 @@ def test_the_frontmatter_reader_takes_the_block_form_and_nothing_outside_the_top
     assert frontmatter_hooks(b"---\nname: x\nmetadata:\n  hooks:\n    PreToolUse: []\n---\n") is None
     assert frontmatter_hooks(b"---\nname: x\n---\nhooks:\n  PreToolUse:\n") is None
     assert frontmatter_hooks(b"# hooks: none here\n") is None
+
+
+def test_a_settings_file_linked_to_a_shared_folder_is_read_and_a_link_to_nothing_names_its_target(home, project,
+                                                                                                  tmp_path):
+    shared = tmp_path / "shared"
+    write(shared, {"settings.json": settings(command="./guard.sh")})
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").symlink_to("../../shared/settings.json")
+    assert len(run(None, project=project).handlers) == 1
+
+    (shared / "settings.json").unlink()
+    (finding,) = found(run(None, project=project), "structure/unreadable")
+    assert "links to ../../shared/settings.json, which does not exist" in finding.message
+    assert finding.hint == "restore the file it links to, or replace the link with the file"

@@ -1,6 +1,8 @@
 """Read each file strictly into a ConfigFile, and list the handlers its host would load."""
 from __future__ import annotations
 
+import os
+
 from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ErrorKind, HookwrightError
@@ -22,8 +24,11 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
     try:
         raw = safe_read.read(path, safe_read.CONFIG) if staged is None else staged
     except FileNotFoundError:
-        error = HookwrightError("cannot be read: no such file", path=path, hint="check the path",
-                                kind=ErrorKind.UNREADABLE)
+        linked = path.is_symlink()  # (a link into a shared folder a fresh clone does not have: its hooks never run)
+        error = HookwrightError(f"cannot be read: it links to {os.readlink(path)}, which does not exist" if linked
+                                else "cannot be read: no such file", path=path, kind=ErrorKind.UNREADABLE,
+                                hint="restore the file it links to, or replace the link with the file" if linked
+                                else "check the path")
         return _file(candidate, "unknown", error=error)
     except HookwrightError as error:
         return _file(candidate, "unknown", error=error)

@@ -1,9 +1,11 @@
-"""What Claude Code does with a settings file that starts with a UTF-8 byte-order mark: it reads it
-(docs/hosts/claude-code.md#settings-files). install keeps the mark and edits the file, and doctor
-says nothing about it, on the strength of this experiment."""
+"""What Claude Code does with the bytes of a settings file (docs/hosts/claude-code.md#settings-files):
+it reads one that starts with a UTF-8 byte-order mark (install keeps the mark and edits the file,
+doctor says nothing), one in UTF-16 LE with its mark, one with a byte that is not UTF-8, and not the
+other UTF-16 and UTF-32 forms; and it follows a settings file or folder linked from elsewhere."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from claude_cli import hookwright, run_claude
@@ -75,3 +77,32 @@ def test_claude_code_reads_a_settings_file_in_each_encoding_as_its_reader_decode
     [result] = run.tool_results
     assert ("harness-deny-42" in result["content"]) is read, result["content"]
     assert (project / "made.txt").exists() is not read
+
+
+@pytest.mark.parametrize("form", ["file link", "relative file link", "folder link"])
+def test_claude_code_follows_a_settings_file_linked_from_a_shared_folder_and_so_does_doctor(
+        claude_cli, home, project, tmp_path, form):
+    import shlex
+    import sys
+
+    shared = tmp_path / "shared"
+    (shared / ".claude").mkdir(parents=True)
+    (shared / "deny_hook.py").write_text(DENY_HOOK)
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(shared / 'deny_hook.py'))}"
+    (shared / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}, indent=2))
+    if form == "folder link":
+        (project / ".claude").symlink_to(shared / ".claude")
+    else:
+        (project / ".claude").mkdir()
+        target = shared / ".claude" / "settings.json"
+        (project / ".claude" / "settings.json").symlink_to(os.path.relpath(target, project / ".claude")
+                                                           if form.startswith("relative") else target)
+
+    run = run_claude(project, home, [TOUCH], claude=claude_cli)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+
+    [result] = run.tool_results
+    assert "harness-deny-42" in result["content"] and not (project / "made.txt").exists()
+    report = json.loads(doctor.stdout)
+    assert report["summary"]["handlers"] == 1 and report["summary"]["errors"] == 0, report["findings"]

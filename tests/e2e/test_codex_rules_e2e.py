@@ -20,6 +20,7 @@ DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecisio
                                "permissionDecisionReason": "not here"}}
 EXIT_2 = "print('not here', file=sys.stderr)\nsys.exit(2)\n"
 SHELL_EXIT_2 = 'case "$(cat)" in *{case}*) echo "not here" >&2; exit 2;; esac\n'
+BASH_EXIT_2 = 'if [[ "$(cat)" == *{case}* ]]; then echo "not here" >&2; exit 2; fi\n'  # (bash's [[ ]]: sh has none)
 # case -> (event key in hooks.json, the script's answer, whether its call runs as the model wrote it, the rule)
 CASES = {
     "continue-bad": ("PreToolUse", "print(json.dumps({'continue': False, 'stopReason': 'not here'}))\n", True,
@@ -85,6 +86,9 @@ CASES = {
                       "'permissionDecisionReason': 'not here'}))\n", True, "script/answer-rejected"),
     "no-event-name-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'permissionDecision': 'deny', "
                           "'permissionDecisionReason': 'not here'}}))\n", True, "script/answer-rejected"),
+    # bash's [[ ]] in a guard the command runs with sh (dash here: `[[: not found`, the test false); its twin with bash
+    "sh-bash-bad": ("PreToolUse", BASH_EXIT_2, True, "script/bash-only-syntax"),
+    "sh-bash-good": ("PreToolUse", BASH_EXIT_2, False, None),
     # continue-good's deny written on stderr, with exit 0: Codex reads the answer from stdout alone
     "stderr-json-bad": ("PreToolUse", f"sys.stderr.write(json.dumps({DENY!r}) + '\\n')\n", True,
                         "script/answer-on-stderr"),
@@ -94,7 +98,7 @@ CASES = {
 AT_THE_HANDLER = {"host/hook-never-loaded", "script/async-answer-never-read", "command/block-swallowed",
                   "command/text-beside-answer", "command/relative-path", "command/script-missing",
                   "script/guard-after-the-call"}  # (in hooks.json)
-FOUND_IN = {"diverted-bad": "hooks.json", "wrapped-bad": "wrapped-bad.sh",
+FOUND_IN = {"diverted-bad": "hooks.json", "wrapped-bad": "wrapped-bad.sh", "sh-bash-bad": "sh-bash-bad.sh",
             "projectdir-bad": "hooks.json"}  # (where else a case's finding is)
 TREE = '"$(git rev-parse --show-toplevel)"/.codex/hooks'  # (a project's script, from wherever the session is)
 # how a case's command differs from `python3 TREE/<case>.py` ({script}: that), and where it is configured
@@ -105,7 +109,8 @@ COMMANDS = {"swallowed-bad": "{script} || true", "diverted-bad": "{script} 2>/de
             "user-relative-bad": "bash .codex/hooks/user-relative-bad.sh",
             "user-relative-good": "bash {home}/.codex/hooks/user-relative-good.sh",
             "missing-bad": f"bash {TREE}/missing-bad.sh",
-            "projectdir-bad": 'bash "$CLAUDE_PROJECT_DIR"/.codex/hooks/projectdir-bad.sh'}
+            "projectdir-bad": 'bash "$CLAUDE_PROJECT_DIR"/.codex/hooks/projectdir-bad.sh',
+            "sh-bash-bad": f"sh {TREE}/sh-bash-bad.sh", "sh-bash-good": f"bash {TREE}/sh-bash-good.sh"}
 USER_CASES = {"user-relative-bad", "user-relative-good"}  # (in $CODEX_HOME/hooks.json, their scripts beside it)
 WRAPPERS = {"wrapped-bad": 'python3 "$(dirname "$0")/wrapped-bad.py"\necho checked >&2\n',
             "wrapped-good": 'python3 "$(dirname "$0")/wrapped-good.py"\nstatus=$?\necho checked >&2\nexit $status\n'}
@@ -125,8 +130,8 @@ def test_each_broken_codex_hook_lets_its_call_through_and_doctor_names_it_and_no
     events: dict[str, dict[str, list]] = {"project": {}, "user": {}}
     for case, (event, answer, _, _) in CASES.items():
         folder = (home if case in USER_CASES else repo) / ".codex" / "hooks"
-        if answer == SHELL_EXIT_2:
-            (folder / f"{case}.sh").write_text(SHELL_EXIT_2.format(case=case))
+        if answer in (SHELL_EXIT_2, BASH_EXIT_2):
+            (folder / f"{case}.sh").write_text(answer.format(case=case))
         elif answer is not None:
             (folder / f"{case}.py").write_text(HEAD.format(case=case) + answer)
         if case in WRAPPERS:

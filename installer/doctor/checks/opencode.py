@@ -98,18 +98,41 @@ class PluginFile:
     def facts(self) -> plugins.PluginFacts:
         """What another's plugin code does (its exports, its changes to a call's arguments), with
         what the functions it imports from its own modules throw (a refusal a catch here may swallow)."""
-        thrown = self.thrown_elsewhere if b"catch" in self.source or b"allSettled" in self.source else frozenset()
-        return plugins.analyse(self.file.path, self.source, thrown)
+        source = self.source
+        local = b"./" in source and b"import" in source
+        thrown = self.thrown_elsewhere if local and (b"catch" in source or b"allSettled" in source) else frozenset()
+        merged = self.hooks_elsewhere if local and (b"..." in source or b"Object.assign" in source) else frozenset()
+        return plugins.analyse(self.file.path, source, thrown, merged)
+
+    @cached_property
+    def modules(self) -> list[tuple[str, str, Path, bytes]]:
+        """(local name, the name it exports, its file, its text) of what this plugin imports from its own modules."""
+        found = []
+        for local, (module, name) in plugins.local_imports(self.file.path, self.source).items():
+            path = _module_file(self.file.path.parent / module)
+            source = safe_read.read_or_none(path, safe_read.SCRIPT) if path is not None else None
+            if path is not None and source:
+                found.append((local, name, path, source))
+        return found
 
     @property
     def thrown_elsewhere(self) -> frozenset[str]:
         """The names this plugin binds to functions of its own modules that throw (`check`, `policy.check`)."""
         found = set()
-        for local, (module, name) in plugins.local_imports(self.file.path, self.source).items():
-            path = _module_file(self.file.path.parent / module)
-            source = safe_read.read_or_none(path, safe_read.SCRIPT) if path is not None else None
-            throwing = plugins.throwing_exports(path, source) if path is not None and source else frozenset()
+        for local, name, path, source in self.modules:
+            throwing = plugins.throwing_exports(path, source)
             found |= {f"{local}.{each}" for each in throwing} if name == "*" else {local} if name in throwing else set()
+        return frozenset(found)
+
+    @property
+    def hooks_elsewhere(self) -> frozenset[tuple[str, str, bool]]:
+        """(name as this plugin binds it, hook key, whether it throws) of the plugin functions it
+        imports from its own modules."""
+        found = set()
+        for local, name, path, source in self.modules:
+            for export, key, guard in plugins.plugin_hooks(path, source):
+                if name == "*" or export == name:
+                    found.add((f"{local}.{export}" if name == "*" else local, key, guard))
         return frozenset(found)
 
     @property
@@ -464,8 +487,8 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 def _never_offered(plugin: PluginFile, name: str, servers: list[str]) -> bool:
     """A tool name no session of this project can have in input.tool: not one of opencode's own,
     nor a custom tool the config folders or a plugin add, nor (for a name with `_` or `-`) an MCP
-    server's or another host's name opencode could share with one; never claimed while an npm
-    plugin, which may add any tool, is listed."""
+    server's or another host's name opencode could share with one; while an npm plugin, which may
+    add any tool, is listed, only another host's name (OTHER_HOSTS_TOOL_NAMES) is claimed."""
     extra = plugin.ctx.once(_tools_beyond_builtin)
     if extra is not None and (name in extra or name.lower() in extra):
         return False

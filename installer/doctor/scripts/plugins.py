@@ -183,14 +183,18 @@ class LoadRead(Record):
     parsed: bool = False  # its text goes straight to JSON.parse (which throws on a file that is no JSON)
 
 
-def analyse(path: Path, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
+def analyse(path: Path, source: bytes, imported: frozenset[str] = frozenset(),
+            imported_hooks: frozenset[tuple[str, str, bool]] = frozenset()) -> PluginFacts:
     """What the plugin does; `imported`: the names (as this module binds them: `check`, `policy.check`)
-    of the functions it imports from its own modules that throw (throwing_exports of each)."""
-    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source, imported)
+    of the functions it imports from its own modules that throw (throwing_exports of each);
+    `imported_hooks`: (name, hook key, whether it throws) of the plugin functions it imports from
+    them (plugin_hooks of each)."""
+    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source, imported, imported_hooks)
 
 
 @lru_cache(maxsize=1024)
-def _analyse(typescript: bool, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
+def _analyse(typescript: bool, source: bytes, imported: frozenset[str] = frozenset(),
+             imported_hooks: frozenset[tuple[str, str, bool]] = frozenset()) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
@@ -279,7 +283,7 @@ def _analyse(typescript: bool, source: bytes, imported: frozenset[str] = frozens
                        (*_imports(root, typescript), *_load_imports(root, plugins)),
                        tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught),
                        tuple(sorted(set(tool_patterns), key=lambda found: found.place)),
-                       tuple(_twice(root, plugins, consts)), tuple(unread), tuple(relative_tests))
+                       tuple(_twice(root, plugins, consts, imported_hooks)), tuple(unread), tuple(relative_tests))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -1926,18 +1930,24 @@ class Twice(Record):
     guard: bool  # the lost function refuses calls (throws)
 
 
-def _twice(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node]) -> Iterator[Twice]:
+def _twice(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node],
+           imported_hooks: frozenset[tuple[str, str, bool]] = frozenset()) -> Iterator[Twice]:
     """Hook keys given twice in what a plugin function returns: `{"a.b": f, "a.b": g}`, quoted,
     unquoted or computed alike; `{...x, ...y}` and `Object.assign({}, x, y)` where x and y (an
     object, another plugin function's hooks, `await Other(ctx)`) both hold the key. A later value
     that calls the earlier one (`base["tool.execute.before"](input, output)`) wraps it, and is left alone."""
     functions = _functions_by_name(root)
+    # another module's plugin function: its keys, each with the module's root for a guard (it throws)
+    elsewhere: dict[str, list[tuple[str, Node | None]]] = {}
+    for name, key, guard in sorted(imported_hooks):
+        elsewhere.setdefault(name, []).append((key, root if guard else None))
     for node in _walk(root):
         if node.type == "object" and node.named_children and _returned_by(node.named_children[0], plugins):
-            parts = [(member, _members(member, consts, functions)) for member in node.named_children]
+            parts = [(member, _members(member, consts, functions, elsewhere=elsewhere)) for member in node.named_children]
         elif node.type == "call_expression" and _text(node.child_by_field_name("function")) == "Object.assign" \
                 and _returned_call(node, plugins) and (arguments := node.child_by_field_name("arguments")) is not None:
-            parts = [(source, _members(source, consts, functions, spread=True)) for source in arguments.named_children]
+            parts = [(source, _members(source, consts, functions, spread=True, elsewhere=elsewhere))
+                     for source in arguments.named_children]
         else:
             continue
         seen: dict[str, tuple[Node, Node | None]] = {}
@@ -1948,9 +1958,9 @@ def _twice(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node]) -
                 earlier = seen.get(key)
                 if earlier is not None and not (value is not None and _calls_the_earlier(value, key)):
                     lost = earlier[1]
-                    yield Twice(key, _place(earlier[0]), _place(where if where.type != "pair" else where),
-                                lost is not None and lost.type in FUNCTIONS | {"method_definition"}
-                                and bool(_throw_nodes(lost)))
+                    yield Twice(key, _place(earlier[0]), _place(where), lost is not None and (
+                        lost.type == "program" or lost.type in FUNCTIONS | {"method_definition"}
+                        and bool(_throw_nodes(lost))))
                 seen[key] = (where, value)
 
 
@@ -1968,7 +1978,8 @@ def _returned_call(call: Node, plugins: set[tuple[int, int]]) -> bool:
 
 
 def _members(member: Node, consts: dict[str, Node], functions: dict[str, Node], spread: bool = False,
-             depth: int = 0) -> list[tuple[str, Node | None]]:
+             depth: int = 0, elsewhere: dict[str, list[tuple[str, Node | None]]] | None = None
+             ) -> list[tuple[str, Node | None]]:
     """(key, value) of an object's member: a pair or a method gives one; a spread (or, `spread`, a
     source of Object.assign) gives the keys of the object it spreads, where that can be read."""
     if member.type == "pair":
@@ -1983,14 +1994,15 @@ def _members(member: Node, consts: dict[str, Node], functions: dict[str, Node], 
         return [(name, member)] if name else []
     if member.type == "spread_element" or spread:
         value = member.named_children[0] if member.type == "spread_element" and member.named_children else member
-        return _object_members(value, consts, functions, depth)
+        return _object_members(value, consts, functions, depth, elsewhere or {})
     return []
 
 
 def _object_members(value: Node | None, consts: dict[str, Node], functions: dict[str, Node],
-                    depth: int) -> list[tuple[str, Node | None]]:
+                    depth: int, elsewhere: dict[str, list[tuple[str, Node | None]]]) -> list[tuple[str, Node | None]]:
     """The members of the object a value is: a literal, a `const` naming one, or what a plugin
-    function of the module returns (`await Guard(ctx)`, `Guard(ctx)`)."""
+    function of the module (or, `elsewhere`, of another module of the plugin's) returns (`await
+    Guard(ctx)`, `Guard(ctx)`)."""
     value = _unwrapped(value)
     if value is not None and value.type == "await_expression" and value.named_children:
         value = _unwrapped(value.named_children[0])
@@ -1998,14 +2010,16 @@ def _object_members(value: Node | None, consts: dict[str, Node], functions: dict
         return []
     if value.type == "identifier":
         named = consts.get(_text(value))
-        return _object_members(named, consts, functions, depth + 1) if named is not None else []
+        return _object_members(named, consts, functions, depth + 1, elsewhere) if named is not None else []
     if value.type == "call_expression":
-        called = functions.get(_text(value.child_by_field_name("function")))
+        name = _text(value.child_by_field_name("function"))
+        called = functions.get(name)
         returned = _returned_object(called) if called is not None else None
-        return _object_members(returned, consts, functions, depth + 1) if returned is not None else []
+        return _object_members(returned, consts, functions, depth + 1, elsewhere) if returned is not None \
+            else elsewhere.get(name, [])
     if value.type == "object":
         return [found for member in value.named_children for found in _members(member, consts, functions,
-                                                                                 depth=depth + 1)]
+                                                                                 depth=depth + 1, elsewhere=elsewhere)]
     return []
 
 
@@ -2024,8 +2038,10 @@ def _returned_object(function: Node) -> Node | None:
 def _functions_by_name(root: Node) -> dict[str, Node]:
     """The module's functions by the name a call gives them: `function check() {}`, `const check =
     () => {}` (at any depth: a plugin's helpers live inside it too), and `lib.check` for a function
-    in an object a `const` names (`const lib = { check(cmd) {...} }`)."""
+    in an object a `const` names (`const lib = { check(cmd) {...} }`), and `policy.check` for a method
+    of a class of the module that `policy` is made from (`const policy = new Policy()`)."""
     found: dict[str, Node] = {}
+    classes = {_name(n): n for n in _walk(root) if n.type in CLASSES and n.child_by_field_name("name") is not None}
     for node in _walk(root):
         if node.type in ("function_declaration", "generator_function_declaration"):
             found.setdefault(_name(node), node)
@@ -2033,6 +2049,11 @@ def _functions_by_name(root: Node) -> dict[str, Node]:
             name, value = _text(node.child_by_field_name("name")), _unwrapped(node.child_by_field_name("value"))
             if value is not None and value.type in FUNCTIONS:
                 found.setdefault(name, value)
+            elif value is not None and value.type == "new_expression" and \
+                    (made := classes.get(_text(value.child_by_field_name("constructor")))) is not None:
+                body = made.child_by_field_name("body")  # (`const policy = new Policy()`: policy.check)
+                for method in (m for m in (body.named_children if body is not None else []) if m.type == "method_definition"):
+                    found.setdefault(f"{name}.{_text(method.child_by_field_name('name'))}", method)
             elif value is not None and value.type == "object":
                 for member in value.named_children:
                     inner = member.child_by_field_name("value") if member.type == "pair" else member
@@ -2266,3 +2287,29 @@ def throwing_exports(path: Path, source: bytes) -> frozenset[str]:
                                          for n in _own_nodes(function)):
             throwing.add(name)
     return frozenset(throwing)
+
+
+
+def plugin_hooks(path: Path, source: bytes) -> frozenset[tuple[str, str, bool]]:
+    """(export, hook key, whether its function throws) of each plugin function a module of the
+    plugin's own exports by name and whose returned object can be read: a plugin that merges two of
+    them (`{...(await Guard(ctx)), ...(await Audit(ctx))}`) keeps one function per key."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts")).parse(source).root_node
+    declared = _top_level_values(root)
+    found = set()
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        declaration = statement.child_by_field_name("declaration")
+        named = [(_name(declaration), declaration)] if declaration is not None and declaration.type in FUNCTIONS else \
+            [(_name(d), d.child_by_field_name("value")) for d in declaration.named_children
+             if d.type == "variable_declarator"] if declaration is not None else \
+            [(_text(n.child_by_field_name("alias") or n.child_by_field_name("name")),
+              declared.get(_text(n.child_by_field_name("name")))) for n in _walk(statement) if n.type == "export_specifier"]
+        for name, function in named:
+            function = _unwrapped(function)
+            returned = _returned_object(function) if function is not None and function.type in FUNCTIONS else None
+            for member in returned.named_children if returned is not None else ():
+                for key, value in _members(member, {}, {}):
+                    if "." in key or key == "event":
+                        found.add((name, key, value is not None and value.type in FUNCTIONS | {"method_definition"}
+                                   and bool(_throw_nodes(value))))
+    return frozenset(found)

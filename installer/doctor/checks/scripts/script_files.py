@@ -325,22 +325,23 @@ def _bash_only_syntax(script: Script) -> Iterator[Finding]:
 
 def _how_sh_runs(handler: Handler, path: Path, claude: bool) -> str | None:
     """How the handler's command has sh run the script at path, said for the message (None: it
-    does not). `claude`: a Claude Code handler, whose shell-form command /bin/sh runs."""
+    does not). `claude`: a Claude Code handler, whose shell-form command /bin/sh runs (another
+    host's runs in a shell of its own: only `sh x.sh` and a `#!/bin/sh` line are sh there too)."""
     for inv, facts in handler_facts.script_facts(handler):
         if facts.path != path:
             continue
         shebang = SH_SHEBANG.match(disk.first_line(path).decode("utf-8", "replace"))
         if inv.direct and shebang:
             return f"its #! line runs it with {shebang.group()[2:].strip()}, not bash"
-    if handler_facts.resolution(handler).form != "shell" or not claude:
+    if handler_facts.resolution(handler).form != "shell":
         return None  # (exec form: a script without a #! line does not start at all)
     for inv, facts in handler_facts.script_facts(handler):
         if facts.path != path:
             continue
-        if inv.executable == ".":
-            return "the command reads it into Claude Code's /bin/sh with `.`, whatever its #! line says"
         if inv.interpreter and inv.executable.rsplit("/", 1)[-1] in bashisms.SH_NAMES:
             return f"the command runs it with `{inv.executable}`, whatever its #! line says"
-        if inv.direct and not disk.first_line(path).startswith(b"#!"):
+        if claude and inv.executable == ".":
+            return "the command reads it into Claude Code's /bin/sh with `.`, whatever its #! line says"
+        if claude and inv.direct and not disk.first_line(path).startswith(b"#!"):
             return "it has no #! line, so the /bin/sh that runs the command runs it too"
     return None
