@@ -166,15 +166,20 @@ def finished(world: Path, command) -> bool:
     return last.kind == "rollback" and last.state == "done"
 
 
+def in_world_home(world: Path, monkeypatch) -> None:
+    """This process's home and state folders: the world's (as environment() gives a child)."""
+    monkeypatch.setenv("HOME", str(world / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(world / "home" / ".config"))
+
+
 def read_scripts_ahead(world: Path, host: str, monkeypatch) -> None:
     """Every check of doctor run once in this process on the world as it is: the children forked
     after it find each script's facts in its memo (keyed on path, size and mtime, which
     reset_world's copies keep), where each would otherwise read our runtime scripts again before
     its first write, about half of the suite's time. What a child writes, and where a kill
     lands, does not depend on it (the trace is taken by a child forked after it too)."""
-    monkeypatch.setenv("HOME", str(world / "home"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(world / "home" / ".config"))
+    in_world_home(world, monkeypatch)
     doctor.findings(doctor.context(project=world / "project", hosts=[host], pack_files=True))
 
 
@@ -183,9 +188,7 @@ def install_findings(world: Path, host: str, monkeypatch) -> list[str]:
     its installs check, the one that writes every install/ rule, on the files a whole doctor run
     reads (the other checks would read our runtime scripts again after every kill, two thirds of
     the suite's time, to say nothing about an install)."""
-    monkeypatch.setenv("HOME", str(world / "home"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(world / "home" / ".config"))
+    in_world_home(world, monkeypatch)
     ctx = doctor.context(project=world / "project", hosts=[host], pack_files=True)
     return [f.rule for f in doctor.findings(ctx, ("installs",))]
 
@@ -204,8 +207,7 @@ def parses(host: str, data: bytes | None) -> None:
 def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_completes(tmp_path, scenario,
                                                                                      monkeypatch):
     host, setup, command = SCENARIOS[scenario]
-    make_world(tmp_path, host, setup)
-    read_scripts_ahead(reset_world(tmp_path), host, monkeypatch)
+    read_scripts_ahead(make_world(tmp_path, host, setup), host, monkeypatch)  # (the pristine copy keeps its mtimes)
     points, before, after = kill_points(tmp_path, host, command)
     finished_findings = install_findings(tmp_path / "world", host, monkeypatch)
     # (Codex: the hooks not trusted yet, which it asks about, or skips in a project marked untrusted)
