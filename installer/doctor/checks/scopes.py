@@ -80,8 +80,8 @@ def _guard_only_in_skill(ctx: Context) -> Iterator[Finding]:
     At the line that registers it."""
     if ctx.project is None:
         return
-    read = {_signature(h) for h in ctx.handlers}
     parts = [(host.guard_events, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)]
+    read = {_signature(h) for h in ctx.handlers} if parts else set()  # (the run's signatures: where a skill has hooks)
     for guard_events, part in parts:
         guards = [(event, command) for event, commands in part.events if event in guard_events
                   for command in commands]
