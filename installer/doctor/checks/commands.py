@@ -193,6 +193,12 @@ class Command:
         return self.adapter.command_cwd(self.file)[1]
 
     @cached_property
+    def scripts_read(self) -> list[tuple[Invocation, keys_facts]]:
+        """handler_facts.script_facts of its handler: what each script it runs that was read says
+        (asked by six rules of each command, each time walking its invocations and the disk cache)."""
+        return handler_facts.script_facts(self.handler)
+
+    @cached_property
     def streams(self) -> tuple[Streams, ...]:
         """Where each simple command of the line sends its stdout and stderr (shell/streams.py)."""
         return streams(self.written)
@@ -280,7 +286,7 @@ def _scripts_there(ctx: Context, command: Command) -> bool:
 
 def _scripts_read(ctx: Context, command: Command) -> bool:
     """A script it runs was read (the rules of what the script answers on which stream)."""
-    return bool(handler_facts.script_facts(command.handler))
+    return bool(command.scripts_read)
 
 
 def _placeholder_unquoted(ctx: Context, command: Command) -> bool:
@@ -523,7 +529,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
-    for inv, facts in handler_facts.script_facts(handler):
+    for inv, facts in command.scripts_read:
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
             continue
         if facts.exits_2():
@@ -576,7 +582,7 @@ def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
     Reported where the second refuses (by exit 2 or a JSON decision): it can no longer see the call."""
     if command.exec_form or len(command.res.invocations) < 2:
         return
-    scripts = [(Path(inv.script).name, facts) for inv, facts in handler_facts.script_facts(command.handler)
+    scripts = [(Path(inv.script).name, facts) for inv, facts in command.scripts_read
                if inv.script is not None and facts.readable and (facts.flow.reads_stdin or facts.flow.input_reads)]
     if len(scripts) < 2:
         return  # (the premise before the parse: on the corpus tree, 35 ms of command lines parsed for nothing)
@@ -600,7 +606,7 @@ def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
     elsewhere (`> log`, `| tee log >/dev/null`, `| logger`, `>&2`): the host reads no answer."""
     if command.exec_form:
         return
-    for inv, facts in handler_facts.script_facts(command.handler):
+    for inv, facts in command.scripts_read:
         keys = [key for key in facts.answers if key in ANSWER_KEYS]
         if not keys or inv.script is None:
             continue
@@ -618,7 +624,7 @@ def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
     handler = command.handler
     if command.exec_form or handler.event not in command.adapter.exit_2_blocks:
         return
-    for inv, facts in handler_facts.script_facts(handler):
+    for inv, facts in command.scripts_read:
         if inv.script is None or inv.tolerated or not inv.sets_status or not facts.readable or not facts.exits_2() \
                 or ANSWER_KEYS & set(facts.answers):
             continue  # (a block the command swallows: command/block-swallowed)
@@ -643,7 +649,7 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
-    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+    answering = [Path(inv.script).name for inv, facts in command.scripts_read
                  if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     runner = runners.may_name_a_runner(command.written)
     if not answering and not runner:
