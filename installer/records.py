@@ -36,7 +36,8 @@ class _RecordType(type):
         if any(field not in defaults for field in names[len(names) - len(defaults):]):
             raise TypeError(f"{name}: a field without a default follows one with a default")
         namespace.update(__slots__=(), _fields=names, _defaults=defaults, _tail=tuple(defaults.values()),
-                         __match_args__=names)
+                         __match_args__=names, _index={field: index for index, field in enumerate(names)},
+                         _required=len(names) - len(defaults))
         cls = super().__new__(mcs, name, bases, namespace)
         for index, field in enumerate(names):
             setattr(cls, field, property(itemgetter(index), doc=f"field {index}: {field}"))
@@ -49,6 +50,8 @@ class TupleRecord(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
     _fields: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
     _tail: ClassVar[tuple[Any, ...]] = ()  # the defaults of the last fields, in order
+    _index: ClassVar[dict[str, int]] = {}  # each field's place
+    _required: ClassVar[int] = 0  # how many fields (the first ones) have no default
 
     def __new__(cls, *values: Any, **named: Any) -> Self:
         if named or len(values) != len(cls._fields):
@@ -58,20 +61,25 @@ class TupleRecord(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
     @classmethod
     def _complete(cls, given: tuple[Any, ...], named: dict[str, Any]) -> tuple[Any, ...]:
         """The values of every field, from those given by place, by name, and the defaults."""
-        missing = len(cls._fields) - len(given)
+        count, required = len(given), cls._required
+        missing = len(cls._fields) - count
         if not named and 0 < missing <= len(cls._tail):  # (the common case: the last fields left out)
             return given + cls._tail[len(cls._tail) - missing:]
         if missing < 0:
             raise TypeError(f"{cls.__name__} takes {len(cls._fields)} values, not {len(given)}")
-        values = list(given)
-        for field in cls._fields[len(given):]:
-            value = named.pop(field, cls._defaults.get(field, _NO_DEFAULT))
-            if value is _NO_DEFAULT:
-                raise TypeError(f"{cls.__name__} needs a value for {field}")
-            values.append(value)
-        if named:
-            raise TypeError(f"{cls.__name__} has no field {', '.join(named)}"
-                            f"{' (or it is given twice)' if set(named) & set(cls._fields) else ''}")
+        # the given values, then each field's default, then the named values in their places: a
+        # record with a dozen fields made by name (the shell resolver's) is made thousands of times a run
+        values = [*given, *((_NO_DEFAULT,) * (required - count)), *cls._tail[max(count - required, 0):]]
+        index = cls._index
+        for field, value in named.items():
+            at = index.get(field, -1)
+            if at < count:
+                raise TypeError(f"{cls.__name__} has no field {field}"
+                                f"{' (or it is given twice)' if at >= 0 else ''}")
+            values[at] = value
+        for at in range(count, required):
+            if values[at] is _NO_DEFAULT:
+                raise TypeError(f"{cls.__name__} needs a value for {cls._fields[at]}")
         return tuple(values)
 
     def __getnewargs__(self) -> tuple[Any, ...]:  # (pickle and copy make it again from its values)

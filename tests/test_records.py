@@ -37,6 +37,23 @@ def test_a_field_left_out_takes_its_default_and_one_without_a_default_must_be_gi
         Place(1, row=2)
 
 
+class Call(Record):
+    program: str
+    script: str | None = None
+    direct: bool = False
+    dynamic: str | None = None
+
+
+def test_fields_given_by_name_land_in_their_places_and_the_others_take_their_defaults():
+    assert Call("sh", dynamic="$(x)") == ("sh", None, False, "$(x)")
+    assert Call(program="node", direct=True) == ("node", None, True, None)
+    assert Call("py", "x.py", dynamic="d", direct=True) == ("py", "x.py", True, "d")
+    with pytest.raises(TypeError, match="needs a value for program"):
+        Call(direct=True)
+    with pytest.raises(TypeError, match="no field script \\(or it is given twice\\)"):
+        Call("sh", "x.sh", script="y.sh")
+
+
 def test_records_sort_and_compare_as_tuples():
     assert sorted([Place(2, 1), Place(1, 9), Place(1, 2)]) == [(1, 2), (1, 9), (2, 1)]
     assert Place(1, 2) != Place(1, 3)

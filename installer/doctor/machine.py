@@ -34,12 +34,20 @@ class Around:
 
 def around(ctx: Context) -> Around:
     """The given files of `ctx` among the other scopes (and plugins) of their projects."""
-    given = {resolved(f.path): f for f in ctx.files}
+    real: dict[Path, Path] = {}  # each path's symlinks followed once: a tree of projects asks of the user's files in each
+
+    def resolve(path: Path) -> Path:
+        found = real.get(path)
+        if found is None:
+            found = real[path] = resolved(path)
+        return found
+
+    given = {resolve(f.path): f for f in ctx.files}
     given_ids = set(map(id, ctx.files))
     read: dict[Path, ConfigFile] = {}
 
     def file(candidate: Candidate) -> ConfigFile:
-        path = resolved(candidate.path)
+        path = resolve(candidate.path)
         if path in given:
             return given[path]
         if path not in read:
@@ -50,7 +58,7 @@ def around(ctx: Context) -> Around:
     plugins: list[Plugin] = []
     for host, project in dict.fromkeys(filter(None, map(_home, ctx.files))):
         candidates = discovery.scope_candidates(project, {host})
-        if not given.keys() & {resolved(c.path) for c in candidates}:
+        if not given.keys() & {resolve(c.path) for c in candidates}:
             continue  # the file is not one the host loads for that project
         group = [file(c) for c in candidates]
         if hosts.get(host).has_plugins:

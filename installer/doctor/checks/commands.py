@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -28,7 +29,7 @@ from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
-from ..shell.results import Invocation, Resolution
+from ..shell.results import Invocation, Resolution, Where
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .reach import plugins_own, shared_script_places
@@ -182,9 +183,9 @@ class Command:
     def host(self) -> str:
         return self.adapter.title
 
-    @property
+    @cached_property
     def adapter(self) -> Host:
-        return hosts.get(self.file.host)  # (a command of a host's file: check() makes no other)
+        return hosts.get(self.file.host)  # (a command of a host's file: check() makes no other; asked by most rules)
 
     @property
     def from_launch_dir(self) -> bool:
@@ -521,9 +522,9 @@ def _lost_in_recipe(ctx: Context, command: Command) -> Iterator[Finding]:
     `make -i`, `.IGNORE:`), or the line's own `|| ...` or a command after the script. At the
     recipe's line, the command related."""
     where = handler_facts.where(command.file)
-    known = {name: value for name, value in where.variables.items() if value is not None}
-    if not runners.may_name_a_runner(command.written) and not any(runners.may_name_a_runner(v) for v in known.values()):
+    if not runners.may_name_a_runner(command.written) and not _variables_name_a_runner(where):
         return  # (no make or npm on the line, nor in a variable it may name: the line's streams are not worked out)
+    known = {name: value for name, value in where.variables.items() if value is not None}
     for found in command.streams:
         words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
                  for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
@@ -542,6 +543,14 @@ def _lost_in_recipe(ctx: Context, command: Command) -> Iterator[Finding]:
 
 
 PLACEHOLDER = lazy(r"\$\{(\w+)\}|\$(\w+)", needs=("$",))
+
+
+@lru_cache(maxsize=1024)
+def _variables_name_a_runner(where: Where) -> bool:
+    """Whether a placeholder's value known for this place may name a runner: once per place (a
+    frozen Where), not per command. (The work tree's top, which a command may add to the values
+    later, is a folder of the path PWD already names.)"""
+    return any(value is not None and runners.may_name_a_runner(value) for value in where.variables.values())
 
 
 @RULES.rule("command/input-read-twice")
@@ -648,8 +657,10 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
 
 def _shared_script_places(ctx: Context) -> dict[str, str]:
     """reach.shared_script_places of each host of the run's files, for the hints (asked for each
-    missing script: a thousand times on the corpus tree, each asking the adapter for its user folder)."""
-    return {file.host: shared_script_places(hosts.get(file.host)) for file in ctx.files if hosts.of(file.host)}
+    missing script: a thousand times on the corpus tree, each asking the adapter for its user folder),
+    asked once per host (once per file, the corpus tree asked the adapter 269 times)."""
+    return {name: shared_script_places(hosts.get(name)) for name in {file.host for file in ctx.files}
+            if hosts.of(name)}
 
 
 def _settings_env(ctx: Context) -> dict[str, str]:

@@ -425,7 +425,9 @@ def _guard_misses_skill_lines(at: MatcherAt) -> Iterator[Finding]:
         return
     if any(_fires_on(h.matcher, shell, event) for h in at.ctx.once(_handlers_by_event).get(event, ())):
         return
-    line = _skill_shell_line(host, at.file.project)
+    lines = at.ctx.once(_skill_shell_lines)  # (per host and project: each of a project's guards asked the disk again)
+    key = (host.name, at.file.project)
+    line = lines[key] if key in lines else lines.setdefault(key, _skill_shell_line(host, at.file.project))
     if line is None:  # (asked before the refusal: reading a guard's script is the dear part, and few projects have skills)
         return
     handlers = at.ctx.once(_handlers_by_group).get((id(at.file), at.keys[:3]), ())
@@ -459,6 +461,11 @@ def _fires_on(matcher: Any, tools: frozenset[str], event: str) -> bool:
     if matcher is None or matcher in ("", "*"):
         return True
     return isinstance(matcher, str) and any(classify(matcher, event).matches(tool) for tool in tools)
+
+
+def _skill_shell_lines(ctx: Context) -> dict[tuple[str, Any], tuple[Any, int, str] | None]:
+    """_skill_shell_line by host and project, filled as the run asks: a run's skills stay as they are."""
+    return {}
 
 
 def _skill_shell_line(host: Host, project: Any) -> tuple[Any, int, str] | None:

@@ -19,8 +19,13 @@ RULES = RuleTable()
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    shared: dict[int, bool] = {}  # each file's: does every project run its hooks (the rules' premise, once a file)
     for handler in ctx.handlers:
-        if commands_checked(handler) and kind(handler) == "command" and handler.file.project is not None:
+        file = handler.file
+        if id(file) not in shared:
+            host = hosts.of(file.host)
+            shared[id(file)] = host is not None and file.project is not None and host.shared_by_projects(file)
+        if shared[id(file)] and commands_checked(handler) and kind(handler) == "command":
             yield from RULES.run(ctx, handler)
 
 

@@ -80,11 +80,15 @@ def _guard_only_in_skill(ctx: Context) -> Iterator[Finding]:
     At the line that registers it."""
     if ctx.project is None:
         return
-    read = {_signature(h) for h in ctx.handlers}
     parts = [(host.guard_events, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)]
+    read: set[tuple[str, frozenset[str]]] | None = None  # (the run's signatures: only for a project with such guards)
     for guard_events, part in parts:
         guards = [(event, command) for event, commands in part.events if event in guard_events
                   for command in commands]
+        if not guards:
+            continue
+        if read is None:
+            read = {_signature(h) for h in ctx.handlers}
         missing = [(event, command) for event, command in guards
                    if not any(e == event and signature & s for e, s in read
                               for signature in [_signature_of(command)])]
