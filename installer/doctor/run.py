@@ -6,6 +6,7 @@ from typing import Callable, Iterable, Sequence
 
 from .. import hosts
 from ..hooks.events import BUILTIN_TOOLS
+from ..hooks.model import kind
 from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
 from . import discovery, disk, handler_facts, load, parallel
 from .discovery import Candidate
@@ -24,6 +25,9 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 LOCAL_CHECKS = ("structure", "matchers", "conditions", "commands", "reach")
 # the checks of one host's own kind of file: a run without such a file does not import them
 CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"}), "packs": frozenset({"git-guard-rules"})}
+# the checks of one kind of handler: a run without such a handler does not import them (a
+# module is about 1 M instructions to load, doctor on one typical file 400 M)
+CHECK_HANDLER_KINDS = {"http_services": "http"}
 
 
 class Outcome:
@@ -93,15 +97,23 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
 
 
 def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
-    present = {f.kind for f in ctx.files}
     found: list[Finding] = []
-    for check in check_functions([name for name in checks if name not in CHECK_KINDS or CHECK_KINDS[name] & present]):
+    for check in check_functions([name for name in checks if _may_find(name, ctx)]):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
         from .scripts import probe  # (--probe only: it loads simulate, about 20 ms)
 
         found = probe.confirm(ctx, found)
     return found
+
+
+def _may_find(check: str, ctx: Context) -> bool:
+    """Whether the run holds what the check looks at (CHECK_KINDS, CHECK_HANDLER_KINDS)."""
+    if check in CHECK_KINDS:
+        return any(f.kind in CHECK_KINDS[check] for f in ctx.files)
+    if check in CHECK_HANDLER_KINDS:
+        return any(kind(h) == CHECK_HANDLER_KINDS[check] for h in ctx.handlers)
+    return True
 
 
 def _in_report_order(found: list[Finding], files: list[ConfigFile]) -> list[Finding]:

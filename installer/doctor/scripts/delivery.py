@@ -41,6 +41,9 @@ from typing import Callable
 from ...patterns import lazy
 from ...records import Record
 
+# what a read of stdin before the input arrives says (runtimes.py; script/stdin-read-partly.nothing)
+READS_NOTHING = "no data has arrived yet"
+
 
 class Lost(Record):
     """A place where the script's block by exit 2 is lost on its way out."""

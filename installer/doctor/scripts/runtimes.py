@@ -18,7 +18,7 @@ import re
 from typing import Callable, Iterator
 
 from ...patterns import lazy
-from .delivery import SCRIPT_NAME, Lost, prints_on_stdout
+from .delivery import READS_NOTHING, SCRIPT_NAME, Lost, prints_on_stdout
 
 PIPE_CHUNK = 65536  # one read of a pipe (Node's and Bun's stream chunk, os.read): bytes
 CUT_OFF = 1 << 20  # a read of at most this many characters is a cap a large Write's payload passes
@@ -58,7 +58,6 @@ READER = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*[^;\n]*?\
 # `process.stdin.read()` where no "readable" or "data" listener waits for the data: called as the
 # script starts, before any has arrived, it returns null (node 20.20.2, measured on a pipe and on a
 # socket: null; `fs.readFileSync(0)` read all of it on both)
-READS_NOTHING = "no data has arrived yet"  # what a read before the input arrives says (script/stdin-read-partly.nothing)
 SYNC_STDIN_READ = lazy(r"""(?<![\w$])process\.stdin\.read\(\s*\)""", needs=("process.stdin.read",))
 STDIN_LISTENER = lazy(r"""process\.stdin\s*\.\s*(?:on|once|addListener|pipe)\s*\(|\bfor\s+await\b|createInterface|"""
                       r"""stream/consumers|\bresume\s*\(""")

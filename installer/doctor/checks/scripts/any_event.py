@@ -7,8 +7,8 @@ from typing import Any, Iterator
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
 from ...scripts import runners
+from ...scripts.delivery import READS_NOTHING  # (not runtimes.py, which only a Python or JavaScript script needs)
 from ...scripts.keys import analyse as analyse_script
-from ...scripts.runtimes import READS_NOTHING
 from ...shell.results import Where
 from .units import At, HookCode
 
