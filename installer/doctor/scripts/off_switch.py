@@ -16,7 +16,6 @@ import re
 from itertools import islice
 from typing import Any, Callable, Iterator
 
-from ...hooks.regex.engine import Regex
 from ...patterns import lazy
 
 Value = str | None  # the variable's value; None: unset
@@ -119,6 +118,8 @@ def _sh_compare(tokens: list[str], name: str, double: bool) -> Test | None:
             return (fnmatch.fnmatchcase(a, b) if pattern else a == b) == want
         return compared
     if tokens[1] == "=~" and double and left is not None:
+        from ...hooks.regex.engine import Regex  # (a test with =~ only: 1.6 M instructions of a run without one)
+
         regex = Regex(tokens[2].strip("'\""))  # (the script's own regex: doctor's engine, bounded)
         if regex.undecided is not None:
             return None
@@ -401,9 +402,11 @@ def _includes_as_in(text: str) -> str:
 
 READERS = {"shell": _shell, "python": _python, "javascript": _javascript}
 # the variables a script reads from its environment, by language (upper-case names: a guard's own settings)
-READ = {"shell": lazy(r"""\$\{?([A-Z][A-Z0-9_]*)"""),
-        "python": lazy(r"""(?:environ\.get|getenv)\([ \t]*["']([A-Z][A-Z0-9_]*)["']|environ\[[ \t]*["']([A-Z][A-Z0-9_]*)["']"""),
-        "javascript": lazy(r"""process\.env(?:\.([A-Z][A-Z0-9_]*)|\[[ \t]*["'`]([A-Z][A-Z0-9_]*)["'`])""")}
+READ = {"shell": lazy(r"""\$\{?([A-Z][A-Z0-9_]*)""", needs=("$",)),
+        "python": lazy(r"""(?:environ\.get|getenv)\([ \t]*["']([A-Z][A-Z0-9_]*)["']|environ\[[ \t]*["']([A-Z][A-Z0-9_]*)["']""",
+                       needs=("environ", "getenv")),
+        "javascript": lazy(r"""process\.env(?:\.([A-Z][A-Z0-9_]*)|\[[ \t]*["'`]([A-Z][A-Z0-9_]*)["'`])""",
+                           needs=("process.env",))}
 # a shell script that gives the variable a value of its own (`MODE=${MODE:-on}`, `: ${MODE:=on}`, `read MODE`)
 SH_ASSIGNED = r"""(?m)(?:^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*)?{name}=|\$\{{{name}:?=|\bread[ \t]+(?:-\w+[ \t]+)*{name}\b|\bfor[ \t]+{name}[ \t])"""
 PROBES = ("1", "true", "yes", "on")  # values beside the script's own literals that an "on" switch may want

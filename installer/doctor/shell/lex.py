@@ -133,12 +133,13 @@ class Lexer:
                     continue
             elif text.startswith("<<", self.i) and not text.startswith("<<<", self.i):
                 raise Unreadable("a here-document (not read here)")
-            redirect = REDIRECT.match(text, self.i)
+            starts = ch in _MAY_START_OPERATOR  # (neither pattern is compiled for a word that starts otherwise)
+            redirect = REDIRECT.match(text, self.i) if starts else None
             if redirect:
                 out.append(Word(redirect.group(0), redirect=True))
                 self.i = redirect.end()
                 continue
-            op = _OPERATOR.match(text, self.i)
+            op = _OPERATOR.match(text, self.i) if starts else None
             op = op.group(0) if op else None
             if op:
                 out.append(Word(op, operator=not (in_test and op in ("&&", "||", "(", ")"))))

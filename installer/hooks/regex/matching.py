@@ -12,15 +12,19 @@ rejects or reads differently are named besides), and gives the pattern to match 
 engine.Regex, which reads the JavaScript source itself and never backtracks. No regex a config
 supplies is run by Python's `re`.
 """
+from __future__ import annotations
 
 import re
 import warnings
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ...patterns import lazy
 from ...records import Record
 from ..events import NARROW_EXACT_EVENTS
-from .engine import MAX_SOURCE, Regex
+
+if TYPE_CHECKING:
+    from .engine import Regex
 
 EXACT = lazy(r"[A-Za-z0-9_|, \t-]*")
 NARROW_EXACT = lazy(r"[A-Za-z0-9_|]*")
@@ -90,6 +94,8 @@ HEX_4 = lazy(r"[0-9A-Fa-f]{4}")  # \uHHHH
 def js_regex(source: str) -> Translated:
     """Whether JavaScript accepts a (non-unicode) regex, what Python's translation of it says where
     it does not, what JavaScript reads differently; and the pattern to match with."""
+    from .engine import MAX_SOURCE, Regex  # (a regex matcher's only: 1.6 M instructions of a run without one)
+
     if len(source) > MAX_SOURCE:  # (not compiled to judge it either: the pattern says it is undecided)
         return Translated(None, Regex(source))
     out: list[str] = []
