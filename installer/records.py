@@ -90,9 +90,12 @@ class TupleRecord(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
 
     def _replace(self, **changes: Any) -> Self:
         """A copy with the named fields changed (as a NamedTuple's `_replace`)."""
-        values = tuple(changes.pop(field, value) for field, value in zip(self._fields, self))
-        if changes:
-            raise TypeError(f"{type(self).__name__} has no field {', '.join(changes)}")
+        values, index = list(self), self._index
+        for field, value in changes.items():  # (by each field's place: the shell reader replaces thousands a run)
+            at = index.get(field, -1)
+            if at < 0:
+                raise TypeError(f"{type(self).__name__} has no field {field}")
+            values[at] = value
         return type(self)(*values)
 
     def _asdict(self) -> dict[str, Any]:

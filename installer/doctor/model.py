@@ -142,19 +142,25 @@ class RuleTable:
     def __init__(self) -> None:
         self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
         self.alone: list[str] = []  # rules whose finding means the others do not apply, tried in order
-        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions, and the others': the run
-        self._others: list[Callable[..., Iterable[Finding]]] = []  # calls them once per unit, thousands of times)
+        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions, and the others' with their
+        self._others: list[tuple[Callable[..., Iterable[Finding]], Callable[..., object] | None]] = []  # premises)
 
-    def rule(self, rule_id: str, alone: bool = False) -> Callable[[RuleFunction], RuleFunction]:
+    def rule(self, rule_id: str, alone: bool = False,
+             premise: Callable[..., object] | None = None) -> Callable[[RuleFunction], RuleFunction]:
         """`alone`: when this rule finds something, the others are not run (a command that
-        cannot start at all has nothing else worth saying). The function is registered as it is."""
+        cannot start at all has nothing else worth saying). `premise`: a cheap test of the unit
+        (given what the rule is given) without which the rule finds nothing; asked once per unit
+        for all the rules that share it, which are not called where it fails (the run calls a
+        table's rules once per unit, thousands of times). The function is registered as it is."""
         def register(function: RuleFunction) -> RuleFunction:
             if rule_id in self.functions:
                 raise ValueError(f"{rule_id} is registered twice")
             self.functions[rule_id] = function
             if alone:
                 self.alone.append(rule_id)
-            (self._alone if alone else self._others).append(function)
+                self._alone.append(function)
+            else:
+                self._others.append((function, premise))
             return function
         return register
 
@@ -164,7 +170,14 @@ class RuleTable:
             if found:
                 return found
         found = []
-        for function in self._others:
+        held: dict[Callable[..., object], bool] = {}
+        for function, premise in self._others:
+            if premise is not None:
+                holds = held.get(premise)
+                if holds is None:
+                    holds = held[premise] = bool(premise(*args))
+                if not holds:
+                    continue
             found.extend(function(*args))
         return found
 

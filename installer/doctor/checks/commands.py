@@ -193,6 +193,12 @@ class Command:
         return self.adapter.command_cwd(self.file)[1]
 
     @cached_property
+    def scripts_read(self) -> list[tuple[Invocation, keys_facts]]:
+        """handler_facts.script_facts of its handler: what each script it runs that was read says
+        (asked by six rules of each command, each time walking its invocations and the disk cache)."""
+        return handler_facts.script_facts(self.handler)
+
+    @cached_property
     def streams(self) -> tuple[Streams, ...]:
         """Where each simple command of the line sends its stdout and stderr (shell/streams.py)."""
         return streams(self.written)
@@ -269,6 +275,22 @@ class Command:
 
 
 RULES = RuleTable()  # the command rules, one function each, in the order they run
+
+
+# the premises several command rules share (RuleTable.rule's `premise`): asked once per command,
+# the rules that need them are not run where they fail (on the corpus tree's 1,856 commands, most)
+def _scripts_there(ctx: Context, command: Command) -> bool:
+    """A script file it starts is there (the rules that read the file's mode and first line)."""
+    return bool(command.scripts_on_disk)
+
+
+def _scripts_read(ctx: Context, command: Command) -> bool:
+    """A script it runs was read (the rules of what the script answers on which stream)."""
+    return bool(command.scripts_read)
+
+
+def _placeholder_unquoted(ctx: Context, command: Command) -> bool:
+    return bool(command.res.unquoted)
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -407,7 +429,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
-@RULES.rule("command/not-executable")
+@RULES.rule("command/not-executable", premise=_scripts_there)
 def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
     for inv, _path, mode in command.scripts_on_disk:
         if inv.direct and sys.platform != "win32" and not mode & 0o111:
@@ -416,7 +438,7 @@ def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
                               effect=_effect(command.handler))
 
 
-@RULES.rule("command/bad-interpreter")
+@RULES.rule("command/bad-interpreter", premise=_scripts_there)
 def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
     """An interpreter that cannot start, at the hook's command; a #! line ending in a carriage
     return at the line to change: the .gitattributes line that checks the script out with CRLF
@@ -480,7 +502,7 @@ def _crlf_attribute(script: Path) -> tuple[Path, int, str] | None:
 MAX_ATTRIBUTE_FOLDERS = 16  # the folders above a script looked in for .gitattributes
 
 
-@RULES.rule("command/world-writable")
+@RULES.rule("command/world-writable", premise=_scripts_there)
 def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
     if sys.platform == "win32":
         return
@@ -507,7 +529,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
-    for inv, facts in handler_facts.script_facts(handler):
+    for inv, facts in command.scripts_read:
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
             continue
         if facts.exits_2():
@@ -553,14 +575,14 @@ def _variables_name_a_runner(where: Where) -> bool:
     return any(value is not None and runners.may_name_a_runner(value) for value in where.variables.values())
 
 
-@RULES.rule("command/input-read-twice")
+@RULES.rule("command/input-read-twice", premise=_scripts_read)
 def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
     """Two scripts of one command line that each read the hook's input from the stdin they share
     (`a.sh && b.sh`, `a.sh; b.sh`): the first reads it to the end, the second reads nothing.
     Reported where the second refuses (by exit 2 or a JSON decision): it can no longer see the call."""
     if command.exec_form or len(command.res.invocations) < 2:
         return
-    scripts = [(Path(inv.script).name, facts) for inv, facts in handler_facts.script_facts(command.handler)
+    scripts = [(Path(inv.script).name, facts) for inv, facts in command.scripts_read
                if inv.script is not None and facts.readable and (facts.flow.reads_stdin or facts.flow.input_reads)]
     if len(scripts) < 2:
         return  # (the premise before the parse: on the corpus tree, 35 ms of command lines parsed for nothing)
@@ -578,13 +600,13 @@ def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
                           second=_quote(second), host=command.host)
 
 
-@RULES.rule("command/answer-diverted")
+@RULES.rule("command/answer-diverted", premise=_scripts_read)
 def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that answers with a JSON decision on stdout, run where the command sends its stdout
     elsewhere (`> log`, `| tee log >/dev/null`, `| logger`, `>&2`): the host reads no answer."""
     if command.exec_form:
         return
-    for inv, facts in handler_facts.script_facts(command.handler):
+    for inv, facts in command.scripts_read:
         keys = [key for key in facts.answers if key in ANSWER_KEYS]
         if not keys or inv.script is None:
             continue
@@ -595,14 +617,14 @@ def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-@RULES.rule("command/block-reason-dropped")
+@RULES.rule("command/block-reason-dropped", premise=_scripts_read)
 def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses by exiting 2, its reason on stderr, run where the command sends its
     stderr elsewhere (`2>/dev/null`, `2>>log`, `2>&1`): the block lands, its reason does not."""
     handler = command.handler
     if command.exec_form or handler.event not in command.adapter.exit_2_blocks:
         return
-    for inv, facts in handler_facts.script_facts(handler):
+    for inv, facts in command.scripts_read:
         if inv.script is None or inv.tolerated or not inv.sets_status or not facts.readable or not facts.exits_2() \
                 or ANSWER_KEYS & set(facts.answers):
             continue  # (a block the command swallows: command/block-swallowed)
@@ -627,7 +649,7 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
-    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+    answering = [Path(inv.script).name for inv, facts in command.scripts_read
                  if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     runner = runners.may_name_a_runner(command.written)
     if not answering and not runner:
@@ -725,7 +747,7 @@ def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-@RULES.rule("command/split-path")
+@RULES.rule("command/split-path", premise=_placeholder_unquoted)
 def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
     """The unquoted placeholder's value here has a blank: broken on this machine, not only on some."""
     found = command.first_unquoted
@@ -735,7 +757,7 @@ def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
                           effect=_effect(command.handler, exits_2))
 
 
-@RULES.rule("command/unquoted-placeholder")
+@RULES.rule("command/unquoted-placeholder", premise=_placeholder_unquoted)
 def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
     found = command.first_unquoted
     if found and not any(c.isspace() for c in found[1]):

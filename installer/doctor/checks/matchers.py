@@ -250,13 +250,23 @@ def _syntax_checked(at: MatcherAt) -> bool:
         judged.event.matcher == TOOL and PERMISSION_RULE.fullmatch(judged.text))
 
 
-@RULES.rule("matcher/not-javascript")
+def _regex_judged(at: MatcherAt) -> bool:
+    """A Claude Code regex matcher ends with one rule's finding (the premise of the rules that say only that)."""
+    return at.regex_verdict is not None
+
+
+def _watches_files(at: MatcherAt) -> bool:
+    """A FileChanged matcher with files to watch (the premise of the file-changed rules)."""
+    return bool(at.file_entries)
+
+
+@RULES.rule("matcher/not-javascript", premise=_syntax_checked)
 def _not_javascript(at: MatcherAt) -> Iterator[Finding]:
     if _syntax_checked(at) and at.matcher.dialect:
         yield at.finding("matcher/not-javascript", matcher=at.shown, constructs="; ".join(at.matcher.dialect))
 
 
-@RULES.rule("matcher/invalid-regex")
+@RULES.rule("matcher/invalid-regex", premise=_syntax_checked)
 def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
     if _syntax_checked(at) and not at.matcher.dialect and at.matcher.error and not _file_glob(at):
         yield at.finding("matcher/invalid-regex", matcher=at.shown, error=at.matcher.error)
@@ -619,7 +629,7 @@ def _regex_rule(at: MatcherAt, rule_id: str) -> Iterator[Finding]:
         yield at.finding(rule_id, **verdict[1])
 
 
-@RULES.rule("matcher/undecided")
+@RULES.rule("matcher/undecided", premise=_syntax_checked)
 def _undecided(at: MatcherAt) -> Iterator[Finding]:
     """A regex past a bound of doctor's engine: what it matches is unknown, and said so."""
     if _syntax_checked(at) and at.matcher.pattern is not None and at.matcher.undecided:
@@ -637,17 +647,17 @@ def _permission_rule(at: MatcherAt) -> Iterator[Finding]:
                          tool=host.tool_renames.get(rule[1], rule[1]), rule=at.raw.strip())
 
 
-@RULES.rule("matcher/empty-alternative")
+@RULES.rule("matcher/empty-alternative", premise=_regex_judged)
 def _empty_alternative(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/empty-alternative")
 
 
-@RULES.rule("matcher/matches-nothing")
+@RULES.rule("matcher/matches-nothing", premise=_regex_judged)
 def _matches_nothing(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/matches-nothing")
 
 
-@RULES.rule("matcher/file-changed-glob")
+@RULES.rule("matcher/file-changed-glob", premise=_watches_files)
 def _file_changed_glob(at: MatcherAt) -> Iterator[Finding]:
     """A glob in a FileChanged matcher (measured on 2.1.328, docs/hosts/claude-code.md#filechanged):
     each `|`-separated entry is watched as a literal path, and the hook runs only when the changed
@@ -655,7 +665,7 @@ def _file_changed_glob(at: MatcherAt) -> Iterator[Finding]:
     yield from _file_changed_globs(at, rejected=True)
 
 
-@RULES.rule("matcher/file-changed-glob-watches-nothing")
+@RULES.rule("matcher/file-changed-glob-watches-nothing", premise=_watches_files)
 def _file_changed_glob_watches_nothing(at: MatcherAt) -> Iterator[Finding]:
     """A glob that is also a valid regex (`.env*`): its entry watches nothing, though the name test
     may still let the hook run for a file watched some other way."""
@@ -671,7 +681,7 @@ def _file_changed_globs(at: MatcherAt, rejected: bool) -> Iterator[Finding]:
                          + ", ".join(map(json.dumps, globs)))
 
 
-@RULES.rule("matcher/file-changed-path")
+@RULES.rule("matcher/file-changed-path", premise=_watches_files)
 def _file_changed_path(at: MatcherAt) -> Iterator[Finding]:
     """A path with a folder in a FileChanged matcher: watched, but a file's name never matches it."""
     for path in (entry for entry in at.file_entries if FILE_PATH.fullmatch(entry)):

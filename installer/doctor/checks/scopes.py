@@ -604,7 +604,14 @@ def _declared_here(ctx: Context, market: str) -> str | None:
     """Where this machine knows the marketplace from: a settings file of the user (or the
     administrator, or the local file) that declares it, or the marketplaces Claude Code added."""
     declared = ctx.once(_machine_marketplaces).get(market)
-    return declared or ("the marketplaces and plugins added on this machine" if market in known_marketplaces() else None)
+    return declared or ("the marketplaces and plugins added on this machine" if market in ctx.once(_known_marketplaces)
+                        else None)
+
+
+def _known_marketplaces(ctx: Context) -> frozenset[str]:
+    """The marketplaces Claude Code added here, read once per run (two files of the user's folder:
+    read again for each plugin a project enables, 69 times on the corpus tree)."""
+    return known_marketplaces()
 
 
 def _machine_marketplaces(ctx: Context) -> dict[str, str]:
