@@ -193,7 +193,7 @@ class Command:
         return self.adapter.command_cwd(self.file)[1]
 
     @cached_property
-    def scripts_read(self) -> list[tuple[Invocation, keys_facts]]:
+    def scripts_read(self) -> tuple[tuple[Invocation, keys_facts], ...]:
         """handler_facts.script_facts of its handler: what each script it runs that was read says
         (asked by six rules of each command, each time walking its invocations and the disk cache)."""
         return handler_facts.script_facts(self.handler)
