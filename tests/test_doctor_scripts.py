@@ -278,6 +278,36 @@ def test_languages_and_limits(tmp_path):
     assert not analyse(tmp_path / "missing.py").readable
 
 
+def test_a_command_lines_refusal_is_read_without_working_out_its_flow():
+    """The rewrite and refusal facts of a command line (handler_facts) read its keys alone; its
+    flow is worked out when a rule first reads it, and kept."""
+    from hookwright.doctor.scripts.flow import Later
+
+    found = analyse_text("jq -r .tool_input.command | grep -q 'rm -rf /srv' && exit 2", "shell")
+    assert [site.what for site in found.blocks] == ["exit 2"]
+    assert type(found.__dict__["_flow"]) is Later
+    assert [exit_.status for exit_ in found.flow.exits] == [2]
+    assert found.flow is found.flow and type(found.__dict__["_flow"]) is not Later
+
+
+def test_a_handlers_scripts_are_read_once_a_run_and_again_in_the_next(tmp_path):
+    from hookwright.doctor import disk, handler_facts
+    from hookwright.doctor.run import context
+
+    script = tmp_path / "guard.sh"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    path = tmp_path / S
+    path.parent.mkdir()
+    path.write_text(json.dumps(settings(command="sh guard.sh")))
+    handler = context([path], project=tmp_path).handlers[0]
+    first = handler_facts.script_facts(handler)
+    assert handler_facts.script_facts(handler) is first and not first[0][1].blocks
+    script.write_text("#!/bin/sh\necho 'refused' >&2\nexit 2\n")
+    assert handler_facts.script_facts(handler) is first  # (one run reads the disk once)
+    disk.fresh()  # the next run
+    assert [site.what for _, facts in handler_facts.script_facts(handler) for site in facts.blocks] == ["exit 2"]
+
+
 def test_comment_stripping_keeps_offsets():
     for text, language in ((PY_REWRITE, "python"), (JS_REWRITE, "javascript"), (SH_REWRITE, "shell")):
         stripped = strip_comments(text, language)

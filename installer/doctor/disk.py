@@ -21,10 +21,13 @@ from ..hosts.base import folders_below
 _stats: dict[str, os.stat_result | None] = {}
 _first_lines: dict[str, bytes] = {}
 _programs: dict[tuple[str, str], str | None] = {}  # (program, PATH): where it is
+run_number = 0  # counted by fresh(): what is worked out from the disk's answers holds for that run alone
 
 
 def fresh() -> None:
     """Forget what the previous run saw."""
+    global run_number
+    run_number += 1
     _stats.clear()
     _first_lines.clear()
     _programs.clear()

@@ -153,14 +153,23 @@ def script_of(inv: Invocation) -> Path | None:
     return inv.path if disk.is_file(inv.path) else None
 
 
-def script_facts(handler: Handler) -> list[tuple[Invocation, keys.ScriptFacts]]:
-    """The analysis of every script the handler's command runs that exists and can be read."""
-    found = []
-    for inv in resolution(handler).invocations:
-        path = script_of(inv)
-        if path is not None:
-            found.append((inv, keys.analyse(path)))
+def script_facts(handler: Handler) -> tuple[tuple[Invocation, keys.ScriptFacts], ...]:
+    """The analysis of every script the handler's command runs that exists and can be read: worked
+    out once per handler object and run, as it depends on nothing else (its resolution is the
+    handler's, the disk is read once per run: disk.run_number). A run asks it of each handler
+    about eleven times (the corpus tree: 21,004 asks of 1,870 handlers, about 2% of its CPU)."""
+    cached = _SCRIPT_FACTS.get(id(handler))
+    if cached is not None and cached[0]() is handler and cached[1] == disk.run_number:
+        return cached[2]
+    found = tuple((inv, keys.analyse(path)) for inv in resolution(handler).invocations
+                  if (path := script_of(inv)) is not None)
+    if len(_SCRIPT_FACTS) > 100_000:
+        _SCRIPT_FACTS.clear()
+    _SCRIPT_FACTS[id(handler)] = (weakref.ref(handler), disk.run_number, found)
     return found
+
+
+_SCRIPT_FACTS: dict[int, tuple[weakref.ref[Handler], int, tuple[tuple[Invocation, keys.ScriptFacts], ...]]] = {}
 
 
 def work_out(handlers: Iterable[Handler]) -> None:
@@ -169,7 +178,8 @@ def work_out(handlers: Iterable[Handler]) -> None:
     the workers and the script and race checks here both ask; worked out on both sides, they
     cost a sixth more CPU than one process does. Each worker inherits them as forked."""
     for handler in handlers:
-        script_facts(handler)
+        for _, facts in script_facts(handler):
+            _ = facts.flow  # (the flow too: keys.ScriptFacts works it out on its first read)
 
 
 class Rewrite:

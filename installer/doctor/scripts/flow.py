@@ -169,7 +169,7 @@ _Field = TypeVar("_Field")
 
 
 class Later(Generic[_Field]):
-    """A Flow field's value to work out on the first read (`flow.joined_answers = Later(...)`)."""
+    """A field's value to work out on the first read (`flow.joined_answers = Later(...)`)."""
 
     __slots__ = ("work_out",)
 
@@ -177,40 +177,42 @@ class Later(Generic[_Field]):
         self.work_out = work_out
 
 
-class _ReadLater(Generic[_Field]):
-    """A Flow field that may be given as Later(...): worked out when a rule first reads it, and
-    kept. For the parts of a shell script's model only some rules read (a script file's, or a
-    Cursor hook's): the 225 command texts of the corpus tree worked out the joined answers and the
-    input field reads that no rule read of an inline Claude Code command (about 19 ms of the tree)."""
+class ReadLater(Generic[_Field]):
+    """A field that may be given as Later(...): worked out when a rule first reads it, and kept.
+    For the parts of a script's model only some rules read: a Flow's parts only a script file's
+    (or a Cursor hook's) rules read (the 225 command texts of the corpus tree worked out the
+    joined answers and the input field reads that no rule read of an inline Claude Code
+    command: about 19 ms of the tree), and a ScriptFacts' whole flow, which the rewrite and
+    refusal facts of a command line never read (keys.analyse_text)."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.key = "_" + name
 
     @overload
-    def __get__(self, flow: None, owner: type) -> "_ReadLater[_Field]": ...
+    def __get__(self, holder: None, owner: type) -> "ReadLater[_Field]": ...
 
     @overload
-    def __get__(self, flow: "Flow", owner: type) -> _Field: ...
+    def __get__(self, holder: object, owner: type) -> _Field: ...
 
-    def __get__(self, flow: "Flow | None", owner: type) -> "_Field | _ReadLater[_Field]":
-        if flow is None:
+    def __get__(self, holder: object | None, owner: type) -> "_Field | ReadLater[_Field]":
+        if holder is None:
             return self
-        value = flow.__dict__[self.key]
+        value = holder.__dict__[self.key]
         if type(value) is Later:
-            value = flow.__dict__[self.key] = value.work_out()
+            value = holder.__dict__[self.key] = value.work_out()
         return value  # type: ignore[no-any-return]
 
-    def __set__(self, flow: "Flow", value: "_Field | Later[_Field]") -> None:
-        flow.__dict__[self.key] = value
+    def __set__(self, holder: object, value: "_Field | Later[_Field]") -> None:
+        holder.__dict__[self.key] = value
 
 
 class Flow:
     """What a script's code does, as the checks read it (each place a Place)."""
 
     # worked out on the first read where given as Later(...) (a shell script's: _flow)
-    lost_blocks: _ReadLater[tuple[delivery.Lost, ...]] = _ReadLater()  # its own exit 2 the host never sees (delivery.py)
-    joined_answers: _ReadLater[tuple[delivery.Joined, ...]] = _ReadLater()  # children's stdout joined on the hook's
-    field_reads: _ReadLater[tuple[delivery.FieldRead, ...]] = _ReadLater()  # input fields whose type differs by event
+    lost_blocks: ReadLater[tuple[delivery.Lost, ...]] = ReadLater()  # its own exit 2 the host never sees (delivery.py)
+    joined_answers: ReadLater[tuple[delivery.Joined, ...]] = ReadLater()  # children's stdout joined on the hook's
+    field_reads: ReadLater[tuple[delivery.FieldRead, ...]] = ReadLater()  # input fields whose type differs by event
 
     def __init__(self, writes: tuple[Write, ...] = (), exits: tuple[Exit, ...] = (),
                  stdin_reads: tuple[Place, ...] = (), values: tuple[Value, ...] = (),
@@ -1341,7 +1343,7 @@ def _sh_to_stdout(rest: str, around: Around) -> bool:
                 or "/dev/null" in unquoted)
 
 
-SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
+SH_JOINED = lazy(r"(?<![\d>&])2>&1\b", needs=("2>&1",))  # its stderr sent where its stdout goes (asked of each command)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">&", "/dev/stderr"))

@@ -45,6 +45,8 @@ def local_modules(code: str, language: str, path: Path) -> tuple[Path, ...]:
         folders = [path.parent, *_sys_path_folders(code, path)]
         for match in PY_IMPORT.finditer(code):
             found += _python_modules(match, folders, path)
+    if not found:
+        return ()  # (a shell script's, or a command line's, without asking the disk where it is)
     inside = os.path.realpath(path.parent.parent.parent if len(path.parents) > 2 else path.parent)
     unique = [p for i, p in enumerate(found) if p != path and p not in found[:i]
               and os.path.realpath(p).startswith(inside + os.sep)]

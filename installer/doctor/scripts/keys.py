@@ -133,6 +133,10 @@ class Site:
 
 
 class ScriptFacts:
+    # what it prints, exits and reads, in order: worked out on the first read (analyse_text), as
+    # the rewrite and refusal facts of a command line (handler_facts) never read it
+    flow: script_flow.ReadLater[script_flow.Flow] = script_flow.ReadLater()
+
     def __init__(self, path: Path, language: str, readable: bool = True, why_not: str | None = None,
                  ignored: tuple[Site, ...] = (), top_level_updated_input: tuple[Site, ...] = (),
                  top_level_fields: tuple[Site, ...] = (),
@@ -144,7 +148,7 @@ class ScriptFacts:
                  legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
                  delegates: Site | None = None, output_keys: tuple[Site, ...] = (),
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
-                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = (),
+                 flow: script_flow.Flow | script_flow.Later[script_flow.Flow] = script_flow.Flow(), handed_to: tuple[str, ...] = (),
                  runs_scripts: str | None = None, modules: tuple[Path, ...] = (), misspelt: tuple[Site, ...] = (),
                  never_true: tuple[Site, ...] = (), compared: tuple[Site, ...] = (),
                  answer_functions: frozenset[str] = frozenset(), called: frozenset[str] = frozenset()) -> None:
@@ -172,7 +176,7 @@ class ScriptFacts:
         self.output_keys = output_keys  # the first place each output key is written
         self.specific_keys = specific_keys  # the first place each key is written right inside a hookSpecificOutput
         self.tells_hosts_apart = tells_hosts_apart  # it looks at which host runs it (CURSOR_*, cursor_version...)
-        self.flow = flow  # what it prints, exits and reads, in order
+        self.flow = flow
         # a shell script's commands that its output may come from (`exec python3 "$DIR/x.py"`), its
         # own folder written in for `$(dirname "$0")` and the variables that hold it
         self.handed_to = handed_to
@@ -429,7 +433,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
-        flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
+        flow=script_flow.Later(lambda: script_flow.analyse(text, code, language, where.at,
+                                                       path if path.name != "<text>" else None)),
         modules=imports.local_modules(code, language, path) if path.name != "<text>" else (),
         answer_functions=imports.answer_functions(code, language) if mentions_event_name else frozenset(),
         called=frozenset(CALLED.findall(code)),

@@ -105,6 +105,8 @@ def cut_short(code: str, place: Callable[[int], tuple[int, int]],
     rest of its model: every hook's code is asked this, the rest only a script file's."""
     if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
         return ()
+    if not CUTTERS.search(code) and not ("$(cat" in code and "${" in code):
+        return ()  # (nothing cuts: a command line's parse is worked out only where its rules need it)
     tree = (tree_of or parsed_once(code))()
     return tuple(sorted(set(_Model(code, tree, place).cut_input()))) if tree is not None else ()
 
@@ -1290,6 +1292,8 @@ def _reads_stdin(command: Command) -> bool:
 
 PARSES = lazy(r"\bjq\b|json|\bpython|\bnode\b")  # a line that hands the value to a JSON parser
 PASS_ON = frozenset({"cat", "tee", "tr"})  # what hands the input on whole (before a cut)
+# the commands that read part of their stdin (_cuts), named in a text that may cut the input
+CUTTERS = lazy(r"\b(?:head|dd|read|cut)\b", needs=("head", "dd", "read", "cut"))
 INPUT_SAVED = lazy(r"(?P<var>[A-Za-z_]\w*)=[\"']?\$\((?:cat|cat -|cat /dev/stdin)\)", needs=("$(cat",))
 
 

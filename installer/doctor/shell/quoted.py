@@ -40,8 +40,8 @@ def kept_quotes(code: str, place: Callable[[int], tuple[int, int]],
     """Each variable read with a jq that keeps a string's quotes and then tested with an anchored
     pattern, at the jq (the first such test named). `tree_of`: the script's tree, where another
     reader has parsed it already (tree.parsed_once)."""
-    if "jq" not in code:
-        return ()
+    if "jq" not in code or "$(" not in code:
+        return ()  # (the value is assigned from a `$( )`: a text without one is not parsed for it)
     tree = (tree_of or parsed_once(code))()
     if tree is None:
         return ()
