@@ -344,7 +344,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     flow = _shell(code, at, common, path)
     tree_of = parsed_once(code)
-    flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
+    flow.quoted_values = quoted.kept_quotes(code, at, tree_of) if not _every_jq_raw(code) else ()
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
     flow.argument_reads = arguments.shell_reads(code, at)
     flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
@@ -357,6 +357,33 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     # (the input read in part: the rule every language shares, script/stdin-read-partly)
     flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in shell_status.cut_short(code, at, tree_of))
     return flow
+
+
+JQ = lazy(r"\bjq\b", needs=("jq",))
+JQ_COMMAND_END = lazy(r"[|;&()\n`]")
+SPLIT_JQ = lazy(r"""j["'\\]+q|["']j["']""")  # a jq written with quotes inside it (`j"q"`): the shell runs jq
+
+
+def _every_jq_raw(code: str) -> bool:
+    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.RAW), written
+    outside quotes before its command ends: then no value it prints keeps a string's quotes, and
+    the code is not parsed for one (the corpus tree's command texts that use jq nearly all say
+    -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False."""
+    if "jq" not in code:
+        return True
+    if "<<" in code or "$'" in code or SPLIT_JQ.search(code):
+        return False
+    masked = mask_quotes(code)
+    ends = [match.end() for match in JQ.finditer(masked)]
+    if len(ends) != len(JQ.findall(code)):  # (a jq inside quotes)
+        return False
+    for end in ends:
+        stop = JQ_COMMAND_END.search(masked, end)
+        words = masked[end:stop.start() if stop else len(masked)].split()
+        if not any(quoted.RAW.match(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
+                   for i, word in enumerate(words)):
+            return False
+    return True
 
 
 # ---- every language: regular expressions over the code --------------------------------------------
@@ -1183,12 +1210,15 @@ def mask_quotes(line: str) -> str:
     return "".join(parts)
 
 
+SEGMENT_STOP = lazy(r"[()|;&\n]")
+
+
 def _sh_segment(line: str, start: int) -> str:
     """The rest of a simple command from `start`: up to an unquoted ;, |, && or || (a `>&2` is
     part of it), the end of the line, or the `)` that closes its `$(`."""
     marks, depth = _quoted(line)[0], 0
-    for i in range(start, len(line)):
-        ch = line[i]
+    for stop in SEGMENT_STOP.finditer(line, start):  # (what may end it: the characters between cannot)
+        i, ch = stop.start(), stop.group()
         if marks[i]:
             continue
         if ch == "(":

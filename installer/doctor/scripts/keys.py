@@ -620,12 +620,16 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
     return tuple(commands)
 
 
+BRACE = lazy(r"[{}]")
+
+
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
     """Every `{...}` with the key it is the value of; and a function giving the innermost
     object that contains an offset."""
     objects: list[_Object] = []
     stack: list[int] = []
-    for i, ch in enumerate(code):
+    for brace in BRACE.finditer(code):  # (from brace to brace: a Python loop over every character cost more)
+        i, ch = brace.start(), brace.group()
         if ch == "{":
             before = code[max(0, i - 120):i]
             match = LABEL.search(before)
@@ -773,11 +777,20 @@ def _skip_string(text: str, i: int, quote: str, multiline: bool) -> int:
 HEREDOC = lazy(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
 
 
+SHELL_STOP = lazy(r"""[\n\\'"#<]""")  # what the comment walk acts on; it steps over anything else
+
+
 def _strip_shell(text: str) -> str:
+    if "#" not in text:
+        return text  # (no comment to blank)
     chars = list(text)
     i, n = 0, len(text)
     pending: list[str] = []  # here-document delimiters whose bodies start at the next line
     while i < n:
+        stop = SHELL_STOP.search(text, i)
+        if stop is None:
+            break
+        i = stop.start()
         ch = text[i]
         if ch == "\n":
             i += 1
