@@ -312,7 +312,7 @@ def _assigned(command: object, name: str) -> str | None:
     return found[1].strip("'\"") if found else None
 
 
-ASSIGNMENT = lazy(r"(\w+)=")  # a variable a command line sets (`GUARD_OFF=1 guard.sh`)
+ASSIGNMENT = lazy(r"(\w+)=", needs=("=",))  # a variable a command line sets (`GUARD_OFF=1 guard.sh`)
 # where a script refuses (an exit 2, a deny or a block), or calls a function of its own that does
 REFUSAL_SITE = lazy(r"""\bexit\(?\s*2\b|["']?(?:permissionDecision|decision|behavior)["']?\s*[:=]\s*["'](?:deny|block)["']""",
                     needs=("exit", "ecision", "behavior"))

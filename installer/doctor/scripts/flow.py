@@ -1373,7 +1373,7 @@ def _sh_to_stdout(rest: str, around: Around) -> bool:
                 or "/dev/null" in unquoted)
 
 
-SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
+SH_JOINED = lazy(r"(?<![\d>&])2>&1\b", needs=("2>&1",))  # its stderr sent where its stdout goes (asked of each command)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">&", "/dev/stderr"))
