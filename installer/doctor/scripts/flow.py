@@ -359,31 +359,41 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     return flow
 
 
-JQ = lazy(r"\bjq\b", needs=("jq",))
-JQ_COMMAND_END = lazy(r"[|;&()\n`]")
-SPLIT_JQ = lazy(r"""j["'\\]+q|["']j["']""")  # a jq written with quotes inside it (`j"q"`): the shell runs jq
+JQ_COMMAND_ENDS = "|;&()\n`"  # what ends the command a jq is in, outside quotes
 
 
 def _every_jq_raw(code: str) -> bool:
     """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.RAW), written
     outside quotes before its command ends: then no value it prints keeps a string's quotes, and
     the code is not parsed for one (the corpus tree's command texts that use jq nearly all say
-    -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False."""
+    -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False.
+    (String methods, not patterns: on one typical file the patterns' compiles cost more than they saved.)"""
     if "jq" not in code:
         return True
-    if "<<" in code or "$'" in code or SPLIT_JQ.search(code):
-        return False
+    if "<<" in code or "$'" in code or 'j"' in code or "j'" in code or "j\\" in code:
+        return False  # (`j"q"`, `'j'q`, `j\q`: a jq spelt with quotes, which the shell runs all the same)
     masked = mask_quotes(code)
-    ends = [match.end() for match in JQ.finditer(masked)]
-    if len(ends) != len(JQ.findall(code)):  # (a jq inside quotes)
+    ends = _jq_words(masked)
+    if len(ends) != len(_jq_words(code)):  # (a jq inside quotes)
         return False
     for end in ends:
-        stop = JQ_COMMAND_END.search(masked, end)
-        words = masked[end:stop.start() if stop else len(masked)].split()
+        stops = [at for at in (masked.find(ch, end) for ch in JQ_COMMAND_ENDS) if at >= 0]
+        words = masked[end:min(stops, default=len(masked))].split()
         if not any(quoted.RAW.match(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
                    for i, word in enumerate(words)):
             return False
     return True
+
+
+def _jq_words(text: str) -> list[int]:
+    """Where each `jq` of the text that is a word of its own (no letter, digit or _ on either side) ends."""
+    ends, at = [], text.find("jq")
+    while at >= 0:
+        if not (text[at - 1:at].isalnum() or text[at - 1:at] == "_") and not (
+                text[at + 2:at + 3].isalnum() or text[at + 2:at + 3] == "_"):
+            ends.append(at + 2)
+        at = text.find("jq", at + 2)
+    return ends
 
 
 # ---- every language: regular expressions over the code --------------------------------------------
@@ -1210,15 +1220,12 @@ def mask_quotes(line: str) -> str:
     return "".join(parts)
 
 
-SEGMENT_STOP = lazy(r"[()|;&\n]")
-
-
 def _sh_segment(line: str, start: int) -> str:
     """The rest of a simple command from `start`: up to an unquoted ;, |, && or || (a `>&2` is
     part of it), the end of the line, or the `)` that closes its `$(`."""
     marks, depth = _quoted(line)[0], 0
-    for stop in SEGMENT_STOP.finditer(line, start):  # (what may end it: the characters between cannot)
-        i, ch = stop.start(), stop.group()
+    for i in range(start, len(line)):
+        ch = line[i]
         if marks[i]:
             continue
         if ch == "(":

@@ -30,7 +30,7 @@ import re
 import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ... import hosts, safe_read
 from ...document import LineIndex
@@ -620,7 +620,16 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
     return tuple(commands)
 
 
-BRACE = lazy(r"[{}]")
+def _braces(code: str) -> Iterator[int]:
+    """Where each `{` and `}` is, in order: found by str.find, not by a Python loop over every character."""
+    opening, closing = code.find("{"), code.find("}")
+    while opening >= 0 or closing >= 0:
+        if closing < 0 or 0 <= opening < closing:
+            yield opening
+            opening = code.find("{", opening + 1)
+        else:
+            yield closing
+            closing = code.find("}", closing + 1)
 
 
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
@@ -628,9 +637,8 @@ def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
     object that contains an offset."""
     objects: list[_Object] = []
     stack: list[int] = []
-    for brace in BRACE.finditer(code):  # (from brace to brace: a Python loop over every character cost more)
-        i, ch = brace.start(), brace.group()
-        if ch == "{":
+    for i in _braces(code):
+        if code[i] == "{":
             before = code[max(0, i - 120):i]
             match = LABEL.search(before)
             if match is None:
@@ -641,7 +649,7 @@ def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
                 label = match.group("key") or match.group("sub") or match.group("attr")
             objects.append(_Object(i, label, stack[-1] if stack else None))
             stack.append(len(objects) - 1)
-        elif ch == "}" and stack:
+        elif stack:  # (a `}`)
             objects[stack.pop()].end = i
     starts = [o.start for o in objects]
 
@@ -777,9 +785,6 @@ def _skip_string(text: str, i: int, quote: str, multiline: bool) -> int:
 HEREDOC = lazy(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
 
 
-SHELL_STOP = lazy(r"""[\n\\'"#<]""")  # what the comment walk acts on; it steps over anything else
-
-
 def _strip_shell(text: str) -> str:
     if "#" not in text:
         return text  # (no comment to blank)
@@ -787,10 +792,6 @@ def _strip_shell(text: str) -> str:
     i, n = 0, len(text)
     pending: list[str] = []  # here-document delimiters whose bodies start at the next line
     while i < n:
-        stop = SHELL_STOP.search(text, i)
-        if stop is None:
-            break
-        i = stop.start()
         ch = text[i]
         if ch == "\n":
             i += 1
