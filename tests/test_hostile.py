@@ -182,8 +182,10 @@ def test_the_runner_reports_a_command_past_its_limits_as_killed_and_one_that_cra
     the runner says so."""
     spec = {"env": {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(RUNNER.parent),
                     "XDG_STATE_HOME": str(tmp_path / "state")},
+            # the wall-clock limit well above the CPU one: on a machine others keep busy (a load of 9 on
+            # two cores) one CPU-second of spinning took more than two seconds of wall clock
             "cwd": str(tmp_path), "out": str(tmp_path), "address_space": ADDRESS_SPACE, "cpu_s": 1,
-            "wall_s": 2, "commands": [["hang", ["__hang__"]], ["spin", ["__spin__"]], ["oom", ["__oom__"]]]}
+            "wall_s": 5, "commands": [["hang", ["__hang__"]], ["spin", ["__spin__"]], ["oom", ["__oom__"]]]}
     fifo = tmp_path / "input.json"
     os.mkfifo(fifo)
     probe = (f"import runpy, sys; sys.argv = ['hostile_run.py', {json.dumps(spec)!r}]\n"
