@@ -187,7 +187,7 @@ class Command:
     def adapter(self) -> Host:
         return hosts.get(self.file.host)  # (a command of a host's file: check() makes no other; asked by most rules)
 
-    @property
+    @cached_property
     def from_launch_dir(self) -> bool:
         """The host starts it wherever the host itself was started (not in a fixed folder)."""
         return self.adapter.command_cwd(self.file)[1]
@@ -805,6 +805,7 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
     if res.dynamic:
         return
     reported = set()
+    given = _settings_path(ctx, command.file)  # (the settings' PATH for this file's hooks, if one sets it)
     for inv in res.invocations:
         program = inv.program
         if not program or inv.dynamic or inv.program_guarded or program in reported or program in SHELL_BUILTINS:
@@ -813,7 +814,6 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             continue  # `notify-send ... || true`: the hook goes on without it (a guard's own program counts)
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
-        given = _settings_path(ctx, command.file)
         if given is not None and disk.which(program) is not None:  # (installed, and not on the PATH the hook gets)
             if disk.which(program, given[1]) is None:
                 reported.add(program)
@@ -826,7 +826,6 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             later = command.runs_later(inv)
             yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,
                               effect=_effect(command.handler, part=later), variant="later" if later else None)
-    given = _settings_path(ctx, command.file)
     if given is None or sys.platform == "win32":
         return
     for inv, path, _mode in command.scripts_on_disk:

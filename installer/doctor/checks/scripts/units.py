@@ -278,12 +278,16 @@ def scripts_run_by(ctx: Context, wanted: Callable[[Handler], bool]) -> dict[Path
     return by_script
 
 
-def scripts_of(ctx: Context) -> Iterator[Script]:
+def scripts_of(ctx: Context) -> list[Script]:
     """Each readable script file the command handlers of Claude Code and Cursor run, once, with
-    the handlers that run it; then the modules of their own they import."""
+    the handlers that run it; then the modules of their own they import. Worked out once per run
+    (the script and delivery checks both read them, with what each Script works out on first use)."""
+    return ctx.once(_scripts_of)
+
+
+def _scripts_of(ctx: Context) -> list[Script]:
     by_script = scripts_run_by(ctx, handler_facts.commands_checked)
-    yield from by_script.values()
-    yield from _modules_of(ctx, by_script)
+    return [*by_script.values(), *_modules_of(ctx, by_script)]
 
 
 def _modules_of(ctx: Context, scripts: dict[Path, Script]) -> Iterator[Script]:
@@ -339,9 +343,18 @@ def command_finding(ctx: Context, handler: Handler, rule_id: str, variant: str |
     return ctx.finding(rule_id, handler.file, handler.keys + ("command",), variant=variant, **params)
 
 
-def inline_commands(ctx: Context) -> Iterator[HookCode]:
+def inline_commands(ctx: Context) -> list[HookCode]:
     """A shell-form command that runs no script file is itself the hook: the same rules, at the
-    command in the config."""
+    command in the config. Worked out once per run (the script and delivery checks both read them:
+    on the corpus tree, 212 commands whose protocol, tools and inputs were worked out twice)."""
+    return ctx.once(_inline_commands)
+
+
+def _inline_commands(ctx: Context) -> list[HookCode]:
+    return list(_each_inline_command(ctx))
+
+
+def _each_inline_command(ctx: Context) -> Iterator[HookCode]:
     for handler in ctx.handlers:
         if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
