@@ -148,3 +148,12 @@ def pytest_sessionfinish(session, exitstatus):
     if _skipped:
         print("\nHOOKWRIGHT_NO_SKIPS=1 and these tests were skipped:\n  " + "\n  ".join(_skipped))
         session.exitstatus = 1
+
+
+# ---- CI: the long tests first ----------------------------------------------------------------
+
+def pytest_collection_modifyitems(items):
+    """The slow tests first, then the e2e ones, then the rest (each group in its own order): under
+    pytest-xdist's work stealing (scripts/test.sh) each worker then ends on short tests, where a
+    test of a minute left last kept one worker running alone while the other had nothing to do."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("e2e") else 2)

@@ -145,7 +145,9 @@ def run_repository(repo: Repo, world: World) -> dict[str, Outcome]:
     return ran
 
 
-@pytest.mark.parametrize("repo", REPOS, ids=[repo.name for repo in REPOS])
+# (the analysis rows, each command reading a long input: the slow ones)
+@pytest.mark.parametrize("repo", [pytest.param(repo, marks=[pytest.mark.slow] if repo.attack == "unbounded analysis" else [])
+                                  for repo in REPOS], ids=[repo.name for repo in REPOS])
 def test_a_crafted_repository_cannot_hurt_you(world, repo):
     world, server = world
     repo.build(world)

@@ -12,6 +12,7 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hookwright.commands.install import install
 from hookwright.commands.uninstall import uninstall
 from hookwright.hosts.base import Scope
@@ -53,6 +54,7 @@ def render(document: dict, layout: dict) -> bytes:
     return out.encode("utf-8")
 
 
+@pytest.mark.slow  # (a minute and a half: a hundred documents, each installed twice and uninstalled)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(document=documents, layout=layouts)
 def test_install_then_uninstall_is_the_identity_and_install_is_idempotent(document, layout, monkeypatch):

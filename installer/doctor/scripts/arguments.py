@@ -50,8 +50,9 @@ def reaches(regions: Iterable[Region], line: int, arguments: tuple[str, ...]) ->
 
 # ---- Python ----------------------------------------------------------------------------------------
 
-def python(tree: ast.Module) -> tuple[Region, ...]:
-    names = _py_argv_names(tree)
+def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Region, ...]:
+    """`nodes`: every node of the script's tree, listed once for its readers."""
+    names = _py_argv_names(nodes)
     regions: list[Region] = []
 
     def walk(body: list[ast.stmt], last: int) -> None:
@@ -85,31 +86,32 @@ def python(tree: ast.Module) -> tuple[Region, ...]:
 CATCHES_INDEX_ERROR = frozenset({"IndexError", "LookupError", "Exception", "BaseException"})
 
 
-def python_reads(tree: ast.Module) -> tuple[Read, ...]:
+def python_reads(nodes: list[ast.AST]) -> tuple[Read, ...]:
     """Each `sys.argv[N]` (N >= 1) that raises IndexError without N arguments (exit 1): none in a
-    script that asks len(sys.argv), nor one inside a try that catches IndexError."""
-    positional = _argparse_positionals(tree)
+    script that asks len(sys.argv), nor one inside a try that catches IndexError. `nodes`: every
+    node of the script's tree, listed once for its readers."""
+    positional = _argparse_positionals(nodes)
     if positional:
         return positional
-    subscripts = [node for node in ast.walk(tree) if isinstance(node, ast.Subscript)
+    subscripts = [node for node in nodes if isinstance(node, ast.Subscript)
                   and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and node.slice.value >= 1
                   and isinstance(node.value, ast.Attribute) and node.value.attr == "argv"
                   and ast.unparse(node.value) == "sys.argv"]
     if not subscripts or any(isinstance(node, ast.Call) and ast.unparse(node) == "len(sys.argv)"
-                             for node in ast.walk(tree)):
+                             for node in nodes):
         return ()
-    caught = [(node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno) for node in ast.walk(tree)
+    caught = [(node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno) for node in nodes
               if isinstance(node, ast.Try) and any(h.type is None or CATCHES_INDEX_ERROR & set(ast.unparse(h.type).strip(
                   "()").replace(" ", "").split(",")) for h in node.handlers)]
     return tuple(Read(int(node.slice.value), node.lineno, node.col_offset + 1, ast.unparse(node))  # type: ignore[attr-defined]
                  for node in subscripts if not any(first <= node.lineno <= last for first, last in caught))
 
 
-def _argparse_positionals(tree: ast.Module) -> tuple[Read, ...]:
+def _argparse_positionals(nodes: list[ast.AST]) -> tuple[Read, ...]:
     """The last positional argument argparse requires (`add_argument("payload")`, no nargs "?" or
     "*", no default): without it parse_args() prints its usage and exits 2, which a host that reads
     exit 2 as a block takes for a refusal of every call."""
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
+    calls = [node for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
     if not any(call.func.attr == "parse_args" and not call.args for call in calls):  # type: ignore[attr-defined]
         return ()
     required = [call for call in calls if call.func.attr == "add_argument" and call.args  # type: ignore[attr-defined]
@@ -131,12 +133,12 @@ def _ends(body: list[ast.stmt]) -> bool:
         ast.unparse(last.value.func) in ("sys.exit", "exit", "quit", "os._exit")
 
 
-def _py_argv_names(tree: ast.Module) -> dict[str, str]:
+def _py_argv_names(nodes: list[ast.AST]) -> dict[str, str]:
     """{name: what it holds}: "argv" for a name bound to sys.argv or an item or slice of it
     (`mode = sys.argv[1]`, `args = sys.argv[1:]`), "parsed" for argparse's result, and
     `parsed.<dest>` for each flag's destination (`--summary` -> summary)."""
     names: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             text = ast.unparse(node.value)
             if "sys.argv" in text:

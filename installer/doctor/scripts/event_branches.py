@@ -34,12 +34,13 @@ def events_at(branches: tuple[Branch, ...], line: int) -> frozenset[str] | None:
 
 # ---- Python ------------------------------------------------------------------------------------------
 
-def python(tree: ast.Module, names: frozenset[str]) -> tuple[Branch, ...]:
-    """`names`: the event names a test may compare with (the host's events)."""
-    holders = {node.targets[0].id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+def python(nodes: list[ast.AST], names: frozenset[str]) -> tuple[Branch, ...]:
+    """`nodes`: every node of the script's tree (listed once for its readers); `names`: the event
+    names a test may compare with (the host's events)."""
+    holders = {node.targets[0].id for node in nodes if isinstance(node, ast.Assign)
                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _mentions_field(node.value)}
     found: list[Branch] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.If) and node.body:
             events = _py_events(node.test, holders, names)
             if events:

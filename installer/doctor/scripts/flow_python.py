@@ -46,9 +46,9 @@ def python_flow(text: str, common: Common) -> Flow:
         return Flow(**common)
     flow = _python(tree, text, common)
     flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_python.python(tree, _nodes(tree)))
-    flow.argv_regions = arguments.python(tree)
-    flow.argument_reads = arguments.python_reads(tree)
-    flow.event_branches = event_branches.python(tree, EVENT_NAMES)
+    flow.argv_regions = arguments.python(tree, _nodes(tree))
+    flow.argument_reads = arguments.python_reads(_nodes(tree))
+    flow.event_branches = event_branches.python(_nodes(tree), EVENT_NAMES)
     return flow
 
 
@@ -427,8 +427,22 @@ def _arms(stmt: Any) -> Iterator[tuple[list[ast.stmt], int | None]]:
         yield stmt.body, None
 
 
+_CALLS: weakref.WeakKeyDictionary[ast.stmt, list[ast.Call]] = weakref.WeakKeyDictionary()
+
+
 def _calls(stmt: ast.stmt) -> list[ast.Call]:
-    """The calls a statement makes itself (not those in its nested statements)."""
+    """The calls a statement makes itself (not those in its nested statements), listed once per
+    statement: the flow's walk, its look-ahead to the next write and the stdout diversion each
+    ask for them (three walks of the long Python script of tests/hostile_analysis.py were a
+    third of doctor's time on it). Keyed on the statement itself, which nothing changes once
+    parsed."""
+    listed = _CALLS.get(stmt)
+    if listed is None:
+        listed = _CALLS[stmt] = _own_calls(stmt)
+    return listed
+
+
+def _own_calls(stmt: ast.stmt) -> list[ast.Call]:
     roots: list[ast.AST] = []
     if isinstance(stmt, (ast.If, ast.While)):
         roots = [stmt.test]

@@ -523,6 +523,19 @@ def _throw_nodes(function: Node) -> list[Node]:
 def _own_nodes(function: Node) -> Iterator[Node]:
     """The nodes of the hook itself: not those of a function inside it, nor those a try around
     them catches."""
+    if function.end_byte - function.start_byte >= BIG_SUBTREE:
+        return iter(_big_own_nodes(function))
+    return _own_nodes_under(function)
+
+
+@lru_cache(maxsize=4)
+def _big_own_nodes(function: Node) -> tuple[Node, ...]:
+    """A big hook's own nodes, listed once (as _big_subtree: five checks ask for them; listed
+    for each, they were a third of doctor's CPU on the long plugin of tests/hostile_analysis.py)."""
+    return tuple(_own_nodes_under(function))
+
+
+def _own_nodes_under(function: Node) -> Iterator[Node]:
     stack = [*reversed(function.children)]
     while stack:
         node = stack.pop()
