@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, settings
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from test_doctor_delivery import _run, _status, _write
 
 BLOCK = 'echo "Blocked" >&2; exit 2'
@@ -213,3 +216,29 @@ def _one_object(printed: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+JQ_READS = ['x=$(jq .tool_input.command)', 'x=$(echo "$i" | jq -r .a)', 'x="$(jq ".tool_name")"', "x=$(jq .a -r)",
+            "x=$(jq '.a | .b' -r)", "x=$(jq .a > -r)", "x=$(jq .a 2> -r)", 'x=$(jq "-r" .a)', "x=$(jq '.a -r')",
+            "x=$(jq -c .a)", "x=$(jq -rc .a)", "x=$(jq --raw-output .a)", "x=`jq .a`", "x=$(jq .a | head -1)",
+            'x=$(j"q" .a)', "x=$(jq -j .a 2>/dev/null)", "cat <<EOF\nit's\nEOF\nx=$(jq '.a\n -r ')"]
+ANCHORED = ['[ "$x" = Bash ]', "case $x in rm*) exit 2;; esac", 'echo "$x" | grep -q "^git"', "[[ $x == git* ]]"]
+
+
+@given(st.lists(st.sampled_from(JQ_READS), min_size=1, max_size=3), st.sampled_from(ANCHORED),
+       st.sampled_from(["; ", "\n", " && "]))
+@hsettings(max_examples=300, deadline=None)
+def test_a_text_whose_every_jq_says_raw_is_not_parsed_for_quoted_values_and_never_has_one(reads, test, joiner):
+    """The premise that spares a command line its parse (flow._every_jq_raw) holds only where the
+    parse finds no value that keeps its quotes: a jq without -r, in quotes, spelt with them or
+    given a `> -r` file is left to the parse."""
+    from hookwright.doctor.scripts.flow import _every_jq_raw
+    from hookwright.doctor.shell.quoted import kept_quotes
+    from hookwright.document import LineIndex
+
+    code = joiner.join([*reads, test])
+    if _every_jq_raw(code):
+        assert kept_quotes(code, LineIndex(code).at) == ()
+    if any(read in ("x=$(jq .tool_input.command)", 'x="$(jq ".tool_name")"') for read in reads) or (
+            'x=$(j"q" .a)' in reads and "jq" in code.replace('j"q"', "")):
+        assert not _every_jq_raw(code)

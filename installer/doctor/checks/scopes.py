@@ -20,7 +20,7 @@ from ...patterns import lazy
 from .. import disk, handler_facts, load
 from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
-from ..scripts import intent
+from ..scripts import intent, variables
 from ..scripts import keys as script_keys
 
 RULES = RuleTable()
@@ -355,7 +355,6 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
     (docs/hosts/claude-code.md#environment): a settings.local.json `"GUARD_BASH_OFF": "1"` let the
     call run, "0" left it refused. At the value, or at the command that sets it; and a guard that
     checks only while a variable nothing sets holds a value, at its test (_never_switched_on)."""
-    from ..scripts import off_switch  # (0.3 ms of import, for a run with a script in a language it reads)
     from ..scripts.keys import strip_comments
 
     names = {name for f in ctx.files if f.kind == "claude-settings" and f.document is not None
@@ -368,7 +367,7 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
         if host is None or host.settings_env_kind is None:
             continue
         for _, facts in handler_facts.script_facts(handler):
-            text = intent.text_of(facts.path) if facts.readable and facts.language in off_switch.READERS else ""
+            text = intent.text_of(facts.path) if facts.readable and facts.language in variables.READ else ""
             command = handler.value.get("command") if isinstance(handler.value, dict) else None
             if not text:
                 continue
@@ -386,6 +385,8 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
                 if isinstance(given, bool) or not isinstance(given, (str, int, float)):
                     continue
                 value = str(given)
+                from ..scripts import off_switch  # (a script reading a variable set here: 1.4 M instructions)
+
                 at = off_switch.quits_when(code, facts.language, name, value)
                 line = code.count("\n", 0, at) + 1 if at is not None else 0
                 if at is None or line > _last_refusal(code, facts):
@@ -415,15 +416,16 @@ def _never_switched_on(ctx: Context, handler: Handler, host: Any, facts: script_
     call (measured on 2.1.332: the call ran; with the variable in the settings' "env" it was
     refused). At the script's test: the value is to be given somewhere."""
     from ..model import rule_by_id
-    from ..scripts import off_switch  # (loaded by the caller already)
 
     command = handler.value.get("command") if isinstance(handler.value, dict) else None
     session: dict[str, tuple[ConfigFile, Any]] | None = None
-    for name in off_switch.read_variables(code, facts.language):
+    for name in variables.read_variables(code, facts.language):
         if name in SYSTEM_VARIABLES or name in os.environ or name in (host.hook_variables or ()) \
                 or name.startswith(("CLAUDE", "ANTHROPIC")) or _assigned(command, name) is not None:
             continue
         session = _session_env(ctx, handler.file, host.settings_env_kind) if session is None else session
+        from ..scripts import off_switch  # (a script reading a variable: 1.4 M instructions)
+
         at = off_switch.quits_unless_set(code, facts.language, name) if name not in session else None
         line = code.count("\n", 0, at) + 1 if at is not None else 0
         if at is None or line > _last_refusal(code, facts) or ("", name, str(facts.path)) in reported:

@@ -344,7 +344,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     flow = _shell(code, at, common, path)
     tree_of = parsed_once(code)
-    flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
+    flow.quoted_values = quoted.kept_quotes(code, at, tree_of) if not _every_jq_raw(code) else ()
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
     flow.argument_reads = arguments.shell_reads(code, at)
     flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
@@ -357,6 +357,43 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     # (the input read in part: the rule every language shares, script/stdin-read-partly)
     flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in shell_status.cut_short(code, at, tree_of))
     return flow
+
+
+JQ_COMMAND_ENDS = "|;&()\n`"  # what ends the command a jq is in, outside quotes
+
+
+def _every_jq_raw(code: str) -> bool:
+    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.RAW), written
+    outside quotes before its command ends: then no value it prints keeps a string's quotes, and
+    the code is not parsed for one (the corpus tree's command texts that use jq nearly all say
+    -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False.
+    (String methods, not patterns: on one typical file the patterns' compiles cost more than they saved.)"""
+    if "jq" not in code:
+        return True
+    if "<<" in code or "$'" in code or 'j"' in code or "j'" in code or "j\\" in code:
+        return False  # (`j"q"`, `'j'q`, `j\q`: a jq spelt with quotes, which the shell runs all the same)
+    masked = mask_quotes(code)
+    ends = _jq_words(masked)
+    if len(ends) != len(_jq_words(code)):  # (a jq inside quotes)
+        return False
+    for end in ends:
+        stops = [at for at in (masked.find(ch, end) for ch in JQ_COMMAND_ENDS) if at >= 0]
+        words = masked[end:min(stops, default=len(masked))].split()
+        if not any(quoted.RAW.match(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
+                   for i, word in enumerate(words)):
+            return False
+    return True
+
+
+def _jq_words(text: str) -> list[int]:
+    """Where each `jq` of the text that is a word of its own (no letter, digit or _ on either side) ends."""
+    ends, at = [], text.find("jq")
+    while at >= 0:
+        if not (text[at - 1:at].isalnum() or text[at - 1:at] == "_") and not (
+                text[at + 2:at + 3].isalnum() or text[at + 2:at + 3] == "_"):
+            ends.append(at + 2)
+        at = text.find("jq", at + 2)
+    return ends
 
 
 # ---- every language: regular expressions over the code --------------------------------------------

@@ -30,7 +30,7 @@ import re
 import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable, Iterator
 
 from ... import hosts, safe_read
 from ...document import LineIndex
@@ -620,13 +620,25 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
     return tuple(commands)
 
 
+def _braces(code: str) -> Iterator[int]:
+    """Where each `{` and `}` is, in order: found by str.find, not by a Python loop over every character."""
+    opening, closing = code.find("{"), code.find("}")
+    while opening >= 0 or closing >= 0:
+        if closing < 0 or 0 <= opening < closing:
+            yield opening
+            opening = code.find("{", opening + 1)
+        else:
+            yield closing
+            closing = code.find("}", closing + 1)
+
+
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
     """Every `{...}` with the key it is the value of; and a function giving the innermost
     object that contains an offset."""
     objects: list[_Object] = []
     stack: list[int] = []
-    for i, ch in enumerate(code):
-        if ch == "{":
+    for i in _braces(code):
+        if code[i] == "{":
             before = code[max(0, i - 120):i]
             match = LABEL.search(before)
             if match is None:
@@ -637,7 +649,7 @@ def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
                 label = match.group("key") or match.group("sub") or match.group("attr")
             objects.append(_Object(i, label, stack[-1] if stack else None))
             stack.append(len(objects) - 1)
-        elif ch == "}" and stack:
+        elif stack:  # (a `}`)
             objects[stack.pop()].end = i
     starts = [o.start for o in objects]
 
@@ -774,6 +786,8 @@ HEREDOC = lazy(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""
 
 
 def _strip_shell(text: str) -> str:
+    if "#" not in text:
+        return text  # (no comment to blank)
     chars = list(text)
     i, n = 0, len(text)
     pending: list[str] = []  # here-document delimiters whose bodies start at the next line

@@ -403,14 +403,6 @@ def _includes_as_in(text: str) -> str:
 
 
 READERS = {"shell": _shell, "python": _python, "javascript": _javascript}
-# the variables a script reads from its environment, by language (upper-case names: a guard's own settings)
-READ = {"shell": lazy(r"""\$\{?([A-Z][A-Z0-9_]*)""", needs=("$",)),
-        "python": lazy(r"""(?:environ\.get|getenv)\([ \t]*["']([A-Z][A-Z0-9_]*)["']|environ\[[ \t]*["']([A-Z][A-Z0-9_]*)["']""",
-                       needs=("environ", "getenv")),
-        "javascript": lazy(r"""process\.env(?:\.([A-Z][A-Z0-9_]*)|\[[ \t]*["'`]([A-Z][A-Z0-9_]*)["'`])""",
-                           needs=("process.env",))}
-# a shell script that gives the variable a value of its own (`MODE=${MODE:-on}`, `: ${MODE:=on}`, `read MODE`)
-SH_ASSIGNED = r"""(?m)(?:^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*)?{name}=|\$\{{{name}:?=|\bread[ \t]+(?:-\w+[ \t]+)*{name}\b|\bfor[ \t]+{name}[ \t])"""
 PROBES = ("1", "true", "yes", "on")  # values beside the script's own literals that an "on" switch may want
 
 
@@ -426,14 +418,6 @@ def quits_when(text: str, language: str, name: str, value: Value) -> int | None:
     return None
 
 
-def read_variables(text: str, language: str) -> list[str]:
-    """The upper-case variables the code reads from its environment, in order, each once; in a
-    shell script, not those it gives a value of its own."""
-    pattern = READ.get(language)
-    names = dict.fromkeys(next(filter(None, found.groups())) for found in pattern.finditer(text)) if pattern else {}
-    if language == "shell":
-        return [name for name in names if not re.search(SH_ASSIGNED.format(name=re.escape(name)), text)]
-    return list(names)
 
 
 def quits_unless_set(text: str, language: str, name: str) -> int | None:

@@ -2,7 +2,9 @@
 by the rule of a variable one agent sets for its hooks and another does not
 (script/variable-of-another-host: a Codex command, a script two agents share, an opencode plugin);
 and a PATH the code sets itself, under which a program it runs is not found
-(command/interpreter-not-found, for a command and for a shell script)."""
+(command/interpreter-not-found, for a command and for a shell script); and the variables a guard
+reads from its environment, where the off-switch rules look for its switch (off_switch.py, loaded
+only for a script that reads one)."""
 from __future__ import annotations
 
 import re
@@ -77,3 +79,23 @@ def hidden_by_own_path(code: str, builtins: frozenset[str]) -> Hidden | None:
             if pinned["prefix"]:  # (the one command the assignment is for)
                 return None
     return None
+
+
+# the variables a script reads from its environment, by language (upper-case names: a guard's own settings)
+READ = {"shell": lazy(r"""\$\{?([A-Z][A-Z0-9_]*)""", needs=("$",)),
+        "python": lazy(r"""(?:environ\.get|getenv)\([ \t]*["']([A-Z][A-Z0-9_]*)["']|environ\[[ \t]*["']([A-Z][A-Z0-9_]*)["']""",
+                       needs=("environ", "getenv")),
+        "javascript": lazy(r"""process\.env(?:\.([A-Z][A-Z0-9_]*)|\[[ \t]*["'`]([A-Z][A-Z0-9_]*)["'`])""",
+                           needs=("process.env",))}
+# a shell script that gives the variable a value of its own (`MODE=${MODE:-on}`, `: ${MODE:=on}`, `read MODE`)
+SH_ASSIGNED = r"""(?m)(?:^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*)?{name}=|\$\{{{name}:?=|\bread[ \t]+(?:-\w+[ \t]+)*{name}\b|\bfor[ \t]+{name}[ \t])"""
+
+
+def read_variables(text: str, language: str) -> list[str]:
+    """The upper-case variables the code reads from its environment, in order, each once; in a
+    shell script, not those it gives a value of its own."""
+    pattern = READ.get(language)
+    names = dict.fromkeys(next(filter(None, found.groups())) for found in pattern.finditer(text)) if pattern else {}
+    if language == "shell":
+        return [name for name in names if not re.search(SH_ASSIGNED.format(name=re.escape(name)), text)]
+    return list(names)
