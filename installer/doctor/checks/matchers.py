@@ -262,13 +262,13 @@ def _watches_files(at: MatcherAt) -> bool:
 
 @RULES.rule("matcher/not-javascript", premise=_syntax_checked)
 def _not_javascript(at: MatcherAt) -> Iterator[Finding]:
-    if _syntax_checked(at) and at.matcher.dialect:
+    if at.matcher.dialect:
         yield at.finding("matcher/not-javascript", matcher=at.shown, constructs="; ".join(at.matcher.dialect))
 
 
 @RULES.rule("matcher/invalid-regex", premise=_syntax_checked)
 def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
-    if _syntax_checked(at) and not at.matcher.dialect and at.matcher.error and not _file_glob(at):
+    if not at.matcher.dialect and at.matcher.error and not _file_glob(at):
         yield at.finding("matcher/invalid-regex", matcher=at.shown, error=at.matcher.error)
 
 
@@ -632,7 +632,7 @@ def _regex_rule(at: MatcherAt, rule_id: str) -> Iterator[Finding]:
 @RULES.rule("matcher/undecided", premise=_syntax_checked)
 def _undecided(at: MatcherAt) -> Iterator[Finding]:
     """A regex past a bound of doctor's engine: what it matches is unknown, and said so."""
-    if _syntax_checked(at) and at.matcher.pattern is not None and at.matcher.undecided:
+    if at.matcher.pattern is not None and at.matcher.undecided:
         yield at.finding("matcher/undecided", matcher=at.shown, why=at.matcher.undecided)
 
 

@@ -418,8 +418,6 @@ def quits_when(text: str, language: str, name: str, value: Value) -> int | None:
     return None
 
 
-
-
 def quits_unless_set(text: str, language: str, name: str) -> int | None:
     """The offset of a test under which the code quits without an answer while the variable is
     unset, and goes on for a value it names or a usual "on" value: a guard switched on only by

@@ -11,6 +11,7 @@ runs the families in this order:
 """
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Callable, Iterator
 
 from .... import hosts
@@ -20,7 +21,7 @@ FAMILIES = ("races", "moot", "copies", "cross_host", "session_end")
 # what a run must hold for a family to find anything there: a run without it does not import the
 # family (each module is about 1 M instructions of doctor's 394 M on a typical file)
 PREMISES: dict[str, Callable[[Context], bool]] = {
-    "cross_host": lambda ctx: any(getattr(hosts.of(f.host), "runs_hooks_of", "") for f in ctx.files),
+    "cross_host": lambda ctx: any((host := hosts.of(f.host)) is not None and host.runs_hooks_of for f in ctx.files),
     "session_end": lambda ctx: any(h.event == "SessionEnd" for h in ctx.handlers),
 }
 
@@ -28,4 +29,4 @@ PREMISES: dict[str, Callable[[Context], bool]] = {
 def check(ctx: Context) -> Iterator[Finding]:
     for name in FAMILIES:
         if name not in PREMISES or PREMISES[name](ctx):
-            yield from __import__(f"{__name__}.{name}", fromlist=["check"]).check(ctx)
+            yield from import_module(f"{__name__}.{name}").check(ctx)
