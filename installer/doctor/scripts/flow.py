@@ -363,7 +363,7 @@ JQ_COMMAND_ENDS = "|;&()\n`"  # what ends the command a jq is in, outside quotes
 
 
 def _every_jq_raw(code: str) -> bool:
-    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.RAW), written
+    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.raw_flag), written
     outside quotes before its command ends: then no value it prints keeps a string's quotes, and
     the code is not parsed for one (the corpus tree's command texts that use jq nearly all say
     -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False.
@@ -379,7 +379,7 @@ def _every_jq_raw(code: str) -> bool:
     for end in ends:
         stops = [at for at in (masked.find(ch, end) for ch in JQ_COMMAND_ENDS) if at >= 0]
         words = masked[end:min(stops, default=len(masked))].split()
-        if not any(quoted.RAW.match(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
+        if not any(quoted.raw_flag(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
                    for i, word in enumerate(words)):
             return False
     return True

@@ -1,0 +1,141 @@
+"""The plain tests that stand for a regex doctor used to compile: each answers as the pattern it
+replaced (written out here) on texts made of the pattern's own pieces and of characters around
+them, so that a change to either is caught. (A compile is 0.2 to 1.6 M instructions of doctor
+on a typical file: docs/contributing.md.)"""
+import re
+from pathlib import Path
+
+from hookwright.doctor.checks.commands import _positional
+from hookwright.doctor.checks.scripts.script_files import sh_shebang
+from hookwright.doctor.checks.scripts.units import INLINE_TEXTS, INLINE_WORDS
+from hookwright.doctor.checks.structure.settings import _plain_rule
+from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
+from hookwright.doctor.scripts.shell_status import _names_a_child
+from hookwright.doctor.shell.interpret import python_name
+from hookwright.doctor.shell.quoted import raw_flag
+from hookwright.doctor.shell.resolve import _portable
+from hookwright.hooks.regex.matching import classify
+from hookwright.patterns import holds_word
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+# pieces a text is made of: the patterns' own words and marks, blanks, and characters a
+# regex's classes tell apart (a digit of another script, a letter of another script, `_`, `-`)
+MARKS = ["$", "{", "}", "(", ")", "\\", "/", ".", "..", "-", "--", "_", " ", "\t", "\n", "&&", "||", ";", "|", ",",
+         "@", "*", "+", "=", "%", "1", "2", "9", "0", "٣", "é", "x", "Z", "#!", "exe", "\u00b2"]
+
+
+def _texts(*words: str, size: int = 8) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(MARKS + list(words)), max_size=size).map("".join)
+
+
+@settings(max_examples=600)
+@given(_texts(*INLINE_WORDS, *INLINE_TEXTS, "jqx", "xjq", "settle", "echo_"))
+@example("cat >/dev/null")
+@example("npx prettier")
+def test_the_inline_command_signs_are_found_as_their_regex_found_them(text):
+    regex = re.compile(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
+                       r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
+    plain = any(map(text.__contains__, INLINE_TEXTS)) or holds_word(text, INLINE_WORDS)
+    assert plain == bool(regex.search(text))
+
+
+def test_a_word_character_is_one_the_regex_engine_calls_one_in_every_script():
+    word = re.compile(r"\w")
+    for code in range(0, 0x30000, 7):
+        character = chr(code)
+        assert holds_word(f"a{character}", ("a",)) == (word.match(character) is None), hex(code)
+
+
+@settings(max_examples=400)
+@given(_texts("-r", "-j", "rc", "raw-output", "join-output", "R"))
+@example("--raw-output0\n")
+@example("-r\n\n")
+def test_a_raw_flag_of_jq_is_told_as_its_regex_told_it(word):
+    regex = re.compile(r"-[a-zA-Z]*[rj][a-zA-Z]*$|--raw-output0?$|--join-output$")
+    assert raw_flag(word) == bool(regex.match(word))
+
+
+@settings(max_examples=400)
+@given(_texts("python", "pypy", "3", "12", ".exe", size=6))
+@example("python3.12.exe")
+@example("python.exe\n")
+@example("pypy3.")
+def test_a_name_of_python_is_told_as_its_regex_told_it(name):
+    regex = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
+    assert python_name(name) == bool(regex.match(name))
+
+
+@settings(max_examples=400)
+@given(_texts("#!", "/usr", "/bin/", "env", "sh", "dash", "bash", size=7))
+@example("#! /usr/bin/env  dash -e")
+@example("#!/bin/sh\n")
+@example("#!/bin/env shell")
+def test_a_shebang_that_runs_sh_is_told_as_its_regex_told_it(line):
+    match = re.compile(r"#![ \t]*(?:/usr)?/bin/(?:env[ \t]+)?(?:sh|dash)(?=[ \t]|$)").match(line)
+    assert sh_shebang(line) == (match.group()[2:].strip() if match else None)
+
+
+@settings(max_examples=400)
+@given(_texts("$1", "${", "${1}", "$@", "${10}", size=6))
+@example("echo ${3} $4")
+def test_a_positional_parameter_is_found_as_its_regex_found_it(text):
+    match = re.compile(r"\$(?:\{[1-9]\}|[1-9@*])").search(text)
+    assert _positional(text) == (match.group(0) if match else None)
+
+
+@settings(max_examples=400)
+@given(_texts("$x", "$A", "${", "$?", "$$", size=6))
+def test_a_child_named_by_a_variable_is_found_as_its_regex_found_it(code):
+    assert _names_a_child(code) == bool(re.compile(r"\$[{@*1-9A-Za-z_]").search(code))
+
+
+@settings(max_examples=400)
+@given(_texts("Bash", "mcp__", "mcp__x", "Read", "(", "\\(", "a-b", size=6))
+@example("Bash(npm run test *)")
+@example("mcp__server__tool")
+@example("Bash()")
+def test_a_plain_permission_rule_is_told_as_its_regex_told_it(rule):
+    regex = re.compile(r"mcp__[^(]*|[A-Za-z_][\w-]*(?:\([^()\\]+\))?")
+    assert _plain_rule(rule) == bool(regex.fullmatch(rule))
+
+
+@settings(max_examples=400)
+@given(_texts("/home", "/", "/.", "/..", "/...", "a b", size=6))
+@example("/work/measure/typical")
+@example("/a/../b")
+@example("/..\n")
+def test_a_portable_project_folder_is_told_as_its_regex_told_it(folder):
+    regex = re.compile(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
+    assert _portable(folder) == bool(regex.fullmatch(folder))
+
+
+@settings(max_examples=400)
+@given(_texts("exec", "python3 x", "&&", size=8), st.integers(0, 12))
+def test_a_statement_ends_where_its_regex_said(code, start):
+    start = min(start, len(code))
+    assert _statement_end(code, start) == re.compile(r"&&|\|\||;|\n|$").search(code, start).start()
+
+
+@settings(max_examples=300)
+@given(_texts("tmp", "hooks", size=6))
+def test_a_folder_is_written_into_a_command_where_its_regex_let_it(folder):
+    script = Path(folder) / "x.sh"
+    plain = re.compile(r"[\w./+-]+").fullmatch(str(script.parent)) is not None
+    assert (with_own_folder("echo hi", script) is not None) == plain
+
+
+@settings(max_examples=400)
+@given(_texts("Bash", "Edit", "Write", "mcp__x", "*", size=8))
+@example("Edit|Write")
+@example(" Bash , Edit |")
+@example("Bash Edit|| Write")
+def test_a_matcher_of_exact_names_is_told_and_split_as_its_regexes_did(matcher):
+    for event, exact in (("PreToolUse", r"[A-Za-z0-9_|, \t-]*"), ("FileChanged", r"[A-Za-z0-9_|]*")):
+        found = classify(matcher, event)
+        if matcher.strip() in ("", "*"):
+            assert found.kind == "all"
+            continue
+        assert (found.kind == "exact") == bool(re.fullmatch(exact, matcher))
+        if found.kind == "exact":
+            assert found.names == tuple(n for n in re.split(r"\s*[|,]\s*", matcher.strip()) if n)
