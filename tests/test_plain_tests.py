@@ -15,6 +15,7 @@ from hookwright.doctor.shell.interpret import python_name
 from hookwright.doctor.shell.quoted import raw_flag
 from hookwright.doctor.shell.resolve import _portable
 from hookwright.hooks.regex.matching import classify
+from hookwright.hosts.base import runtime_parts
 from hookwright.patterns import holds_word
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -139,3 +140,32 @@ def test_a_matcher_of_exact_names_is_told_and_split_as_its_regexes_did(matcher):
         assert (found.kind == "exact") == bool(re.fullmatch(exact, matcher))
         if found.kind == "exact":
             assert found.names == tuple(n for n in re.split(r"\s*[|,]\s*", matcher.strip()) if n)
+
+
+def _runtime_commands() -> st.SearchStrategy[str]:
+    """Commands near ours: each piece of `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`
+    right or a little wrong, once or twice."""
+    piece = st.tuples(*(st.sampled_from(choices) for choices in (
+        ["", "$HOME/", '"$CLAUDE_PROJECT_DIR"/.claude/', "hookwright/", "a b", "\n", "'"],
+        ["hookwright", "hookwright-local", "hookwrigh", "hookwright-locall"], ["/", "", "//"],
+        ["git-guard", "a", "a9-", "A", "", "9a", "-a", "ab/c"], ["/", "", "x"], ["git-guard", "a", "A", "", "9a"],
+        ["", "'", '"', "''"], [" --host claude", " --host claudex", "  --host claude", " --host codex", ""],
+        ["", " ", "\n", "x", " --option a=1", "\u00a0z", "\t"]))).map("".join)
+    return st.tuples(st.sampled_from(["python3", "/usr/bin/python3", "'/a b/python3'", "/", "'/x", "python3.11", "/a'b",
+                                      "/a\u00a0b", "'/'", "x"]),
+                     st.sampled_from([" -I -S ", " -I -S", " -I  -S "]),
+                     st.lists(piece, min_size=1, max_size=2).map("".join)).map("".join)
+
+
+@settings(max_examples=1500)
+@given(_runtime_commands())
+@example("python3 -I -S \"$CLAUDE_PROJECT_DIR\"/.claude/hookwright/git-guard/git-guard --host claude")
+@example("'/home/a b/python3' -I -S '/home/a b/.claude/hookwright-local/git-guard/git-guard' --host claude --option x=1")
+@example("python3 -I -S /p/hookwright/a/b --host claude /q/hookwright/c/d --host claude")
+@example("/ -I -S /hookwright/a/b --host claude")
+def test_a_runtime_command_of_ours_is_read_as_its_regex_read_it(command):
+    for host in ("claude", "codex"):
+        match = re.compile(r"""^(?P<python>python3|/[^\s'"]+|'/[^']*') -I -S .*hookwright(?:-local)?/"""
+                           r"""(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""
+                           rf""" --host {host}(?:\s|$)""", re.DOTALL).match(command)
+        assert runtime_parts(command, host) == (match.group("python", "pack", "script") if match else None)
