@@ -169,3 +169,38 @@ def test_a_runtime_command_of_ours_is_read_as_its_regex_read_it(command):
                            r"""(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""
                            rf""" --host {host}(?:\s|$)""", re.DOTALL).match(command)
         assert runtime_parts(command, host) == (match.group("python", "pack", "script") if match else None)
+
+
+@settings(max_examples=600)
+@given(_texts("if", "fi", "elif", "case", "esac", ";;", "done", "file", "-if", "if-", "function f", "f", "()", "( )",
+              "$(x)", "a)", "a|b)", "(a", size=10))
+@example('npx prettier --write "$(jq -r .tool_input.file_path)"')
+@example("foo () {")
+@example("  a|b) echo x ;;")
+def test_a_line_the_str_tests_pass_over_holds_nothing_the_shell_patterns_find(line):
+    from hookwright.doctor.scripts import flow
+
+    stripped = line.strip()
+    if not flow._opens_or_closes(stripped):
+        assert flow.SH_BLOCK_WORD.findall(stripped) == []
+    if "function" not in line and not flow._empty_parentheses(line):
+        assert flow.SH_FUNCTION.match(line) is None
+    if not flow._closes_before_a_blank(line):
+        assert flow.CASE_ARM.match(line) is None
+
+
+@settings(max_examples=400)
+@given(_texts("-n", "-e", "-E", "-nE", "-x", "-", "hi", '"a"', size=8))
+@example("-n -e  hello")
+@example("-n")
+def test_an_echo_loses_its_flags_as_its_regex_took_them(rest):
+    from hookwright.doctor.scripts.flow import _without_echo_flags
+
+    assert _without_echo_flags(rest).strip() == re.compile(r"^\s*(?:-[neE]+\s+)*").sub("", rest).strip()
+
+
+@settings(max_examples=400)
+@given(_texts("if", "-if", "if-", "fi", ";;", "a;;", ";;b", size=8))
+def test_a_block_word_with_a_dash_around_it_is_no_word(text):
+    found = re.compile(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])").search(text) is not None
+    assert holds_word(text, ("if", "elif", "else", "fi", "case", "esac", ";;"), also="-") == found

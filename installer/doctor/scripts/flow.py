@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, Ty
 from ... import safe_read
 from ...errors import HookwrightError
 from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
-from ...patterns import lazy
+from ...patterns import holds_word, lazy
 from ...records import Record
 from ..shell import quoted
 from ..shell.lex import closing_brace
@@ -832,7 +832,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     runner_runs: list[tuple[str, tuple[str, ...], dict[str, str], Place]] = []
     for offset, line, branch, scope in lines:
         masked = mask_quotes(line)
-        arm = CASE_ARM.match(masked)
+        arm = CASE_ARM.match(masked) if _closes_before_a_blank(masked) else None
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
         inline = _inline_arms(masked) if ";;" in masked else []
@@ -1097,7 +1097,6 @@ class _Before:
 
 
 SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)", needs=("|",))
-SH_ONLY_SPACE = lazy(r"\s*\Z")
 
 
 def _piped_on(line: str, end: int) -> str:
@@ -1111,7 +1110,7 @@ def _ends_run(line: str, end: int, lines: list[ShellLine], starts: list[int], of
     line ends) end the run."""
     if ENDS_RUN.match(line, end):
         return True
-    return bool(SH_ONLY_SPACE.match(line, end)) and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
+    return not line[end:].strip() and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
 
 
 @lru_cache(maxsize=4096)
@@ -1402,6 +1401,42 @@ SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*
                      needs=("if", "else", "fi", "case", "esac", ";;", "{", "}"))
 
 
+# A line of a script is asked for each pattern below; most lines hold none of what every match
+# holds, and these str tests tell them apart before the pattern is compiled (SH_FUNCTION,
+# SH_BLOCK_WORD and CASE_ARM were 3.2 M instructions of doctor on a typical file, whose four
+# lines of shell use none of them).
+BLOCK_WORDS = ("if", "elif", "else", "fi", "case", "esac", ";;")
+
+
+def _opens_or_closes(stripped: str) -> bool:
+    """What SH_BLOCK_WORD finds in a stripped line: a block's word (no word character or `-`
+    around it), a `{` at its end, a `}` at its start."""
+    return stripped.endswith("{") or stripped.startswith("}") or holds_word(stripped, BLOCK_WORDS, also="-")
+
+
+def _empty_parentheses(line: str) -> bool:
+    """`(` and `)` with blanks at most between them, as every function SH_FUNCTION finds has."""
+    at = line.find("(")
+    while at >= 0:
+        close = line.find(")", at + 1)
+        if close < 0:
+            return False
+        if close == at + 1 or line[at + 1:close].isspace():
+            return True
+        at = line.find("(", at + 1)
+    return False
+
+
+def _closes_before_a_blank(line: str) -> bool:
+    """A `)` with a blank after it, as every case arm CASE_ARM finds has."""
+    at = line.find(")")
+    while at >= 0:
+        if line[at + 1:at + 2].isspace():
+            return True
+        at = line.find(")", at + 1)
+    return False
+
+
 def shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
@@ -1432,10 +1467,10 @@ def shell_lines(code: str) -> list[ShellLine]:
                 i += 1
             line = line + "\n" + "\n".join(body)
         stripped = line.strip()
-        function = SH_FUNCTION.match(line)
+        function = SH_FUNCTION.match(line) if "function" in line or _empty_parentheses(line) else None
         if function and not stripped.startswith(("if", "case", "for", "while")):
             scope, scope_depth = function.group("name") or function.group("name2"), depth
-        for token in SH_BLOCK_WORD.findall(stripped):
+        for token in SH_BLOCK_WORD.findall(stripped) if _opens_or_closes(stripped) else ():
             keyword, brace_open, brace_close = token
             if keyword in ("if", "case"):
                 arms = Arms(arms, start, 0, bool(DEBUG_FLAG.search(raw[first])))
@@ -1475,8 +1510,19 @@ def _sh_message(same_line: str, previous: str) -> str:
     return " ".join(said)
 
 
-SH_ECHO_FLAGS = lazy(r"^\s*(?:-[neE]+\s+)*")
 SH_PRINTF_FORMAT = lazy(r"^(['\"])%s(?:\\n)?\1\s*")  # printf '%s\n' "$x": prints $x
+
+
+def _without_echo_flags(rest: str) -> str:
+    """An echo's arguments after its flags (-n, -e, -E and their groups), each with its blanks (a
+    str walk: the pattern's compile was 0.5 M instructions of doctor on a typical file)."""
+    rest = rest.lstrip()
+    while rest.startswith("-"):
+        end = len(rest) - len(rest[1:].lstrip("neE"))
+        if end == 1 or not rest[end:end + 1].isspace():
+            break
+        rest = rest[end:].lstrip()
+    return rest
 
 
 def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) -> str | None:
@@ -1489,7 +1535,7 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
             body = code[end:end + 200].split("\n", 1)[-1].lstrip()
             return STDOUT_JSON if body.startswith("{") else (STDOUT_TEXT if body else None)
         return None
-    argument = SH_ECHO_FLAGS.sub("", rest).strip()
+    argument = _without_echo_flags(rest).strip()
     if word == "printf":
         argument = SH_PRINTF_FORMAT.sub("", argument) if argument.startswith(("'%s", '"%s')) else argument
     if not argument or argument in ('""', "''"):
