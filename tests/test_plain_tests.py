@@ -204,3 +204,15 @@ def test_an_echo_loses_its_flags_as_its_regex_took_them(rest):
 def test_a_block_word_with_a_dash_around_it_is_no_word(text):
     found = re.compile(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])").search(text) is not None
     assert holds_word(text, ("if", "elif", "else", "fi", "case", "esac", ";;"), also="-") == found
+
+
+@settings(max_examples=500)
+@given(_texts(">", ">>", "&>", ">&", "2", ">|", "&", "/dev/null", "log", "٣", size=6))
+@example("echo done >> /tmp/claude-stop.log")
+@example("x &>  ")
+def test_a_redirection_is_read_as_its_regexes_read_it(text):
+    from hookwright.doctor.scripts.flow import _redirection_end, _sent_elsewhere
+
+    assert _sent_elsewhere(text) == bool(re.compile(r""">&\s*2|\d?>\s*\S|&>""").search(text))
+    match = re.compile(r"\d*(?:>>?|&>>?|>&|>\|)").match(text)
+    assert _redirection_end(text) == (match.end() if match else None)
