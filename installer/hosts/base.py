@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Collection, Iterator, Mapping
 from .. import safe_read
 from ..document import STRICT_UTF8, Document, Keys, TextReading, read_document
 from ..errors import ErrorKind, HookwrightError
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
+from ..layout import DEFAULT_PYTHON, LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
 from ..records import Record
 
