@@ -27,8 +27,6 @@ def check(ctx: Context) -> Iterator[Finding]:
     groups: set[tuple[int, tuple[object, ...]]] = set()
     for handler in ctx.handlers:
         yield from RULES.run(ctx, handler)
-        if _condition(handler) is not None:  # (the rules of an `if`, for a handler that has one its host reads)
-            yield from IF_RULES.run(ctx, handler)
         where = (id(handler.file), handler.group_keys)
         if where not in groups:  # (the group's matcher: once per group)
             groups.add(where)
@@ -36,9 +34,6 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 GROUP_RULES = RuleTable()  # the rules of a handler's group (its matcher), run once per group
-# the rules of a handler's `if`, run for a handler whose host reads its `if` (_condition): on the
-# corpus tree 20 of 1,870 handlers, where these five rules were asked of each
-IF_RULES = RuleTable()
 GUARDED_EVENTS = ("PreToolUse", "PermissionRequest")  # where a guard of a tool call refuses it
 
 
@@ -88,6 +83,12 @@ def _own_name(ctx: Context, handler: Handler, tool: str) -> str | None:
     return others.get(tool)
 
 
+def _conditioned(ctx: Context, handler: Handler) -> bool:
+    """The premise of the rules of a handler's `if` (RuleTable.rule's `premise`): its host reads
+    one there (on the corpus tree 20 of 1,870 handlers, where five rules were asked of each)."""
+    return _condition(handler) is not None
+
+
 def _condition(handler: Handler) -> str | None:
     """The handler's `if` where its host reads one on this event, on a matcher of tool names."""
     host = hosts.of(handler.file.host)
@@ -129,7 +130,7 @@ def _whole_server(tool: str) -> str | None:
     return server if name == "*" and server else None
 
 
-@IF_RULES.rule("matcher/if-other-tool")
+@RULES.rule("matcher/if-other-tool", premise=_conditioned)
 def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"matcher": "Edit"` with `"if": "Bash(git *)"`: the `if` is tested only on the calls the
     matcher fired for, and none of those is a Bash call. And `"if": "bash(...)"` or `"Shell(...)"`:
@@ -149,7 +150,7 @@ def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       tool=tool, matcher=json.dumps(handler.matcher))
 
 
-@IF_RULES.rule("matcher/if-narrows-matcher")
+@RULES.rule("matcher/if-narrows-matcher", premise=_conditioned)
 def _if_narrows_matcher(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"matcher": "Edit|Write"` with `"if": "Edit(config/*)"`: an `if` names one tool (measured:
     `if: "Edit(src/**)"` did not fire on a Write, docs/hosts/claude-code.md#matchers), so the other
@@ -177,7 +178,7 @@ LEGACY_PREFIX = lazy(r"(?P<prefix>.*?(?P<word>[\w.-]+)):\*")
 PACKAGE_RUNNER = lazy(r"(?:npm|pnpm|yarn|bun)(?:[ \t]+(?:run|run-script))?[ \t]+(?P<word>[\w.-]+)")
 
 
-@IF_RULES.rule("matcher/if-legacy-prefix")
+@RULES.rule("matcher/if-legacy-prefix", premise=_conditioned)
 def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "Bash(npm run db:*)"` on a guard for `npm run db:reset`: the trailing `:*` is the
     legacy prefix form, `npm run db` then a space or nothing (measured on 2.1.332: it fired on
@@ -348,7 +349,7 @@ def _hook_at(handler: Handler) -> list[dict[str, object]]:
 EXACT_COMMAND = lazy(r"[ \t]*Bash\((?P<command>[^()*]*[^()*\s:])\)[ \t]*")
 
 
-@IF_RULES.rule("matcher/if-exact-command")
+@RULES.rule("matcher/if-exact-command", premise=_conditioned)
 def _if_exact_command(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "Bash(npm publish)"`: a Bash rule without a wildcard matches that command exactly
     (measured on 2.1.332: it did not fire on `npm publish --access public`, `Bash(npm publish *)`
@@ -433,7 +434,7 @@ def _plugin_server_bare_name(ctx: Context, handler: Handler) -> Iterator[Finding
                               suggestion=json.dumps(fixed))
 
 
-@IF_RULES.rule("matcher/plugin-server-bare-name")
+@RULES.rule("matcher/plugin-server-bare-name", premise=_conditioned)
 def _plugin_server_bare_name_if(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "mcp__docs__search"` where `docs` is a plugin's server: the tool is
     `mcp__plugin_<plugin>_docs__search`, so the `if` names a tool that never comes."""
