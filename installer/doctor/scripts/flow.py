@@ -783,8 +783,8 @@ def sh_words(line: str) -> Iterator[re.Match[str]]:
     command may start, the word that starts there (after its assignments, `!` or exec); where
     that word is another, the next place is tried, and after a command of SH_WORDS, the first
     place past it. (The places are found first, and the word matched at each: one pattern with
-    the places as lookbehinds, searched from each, tried its lookbehinds at every character of
-    the line; the corpus tree's command texts took about 40 M instructions so.)"""
+    the places as lookbehinds, searched from each, tried them at every character of the line:
+    the corpus tree went from 5,273 M to 5,206 M instructions, valgrind, fixed hash seed.)"""
     position = 0
     for start in (0, *(m.end() for m in SH_COMMAND_START.finditer(line))):
         if start < position:
