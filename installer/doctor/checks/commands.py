@@ -293,6 +293,14 @@ def _placeholder_unquoted(ctx: Context, command: Command) -> bool:
     return bool(command.res.unquoted)
 
 
+def _broken_or_exec_form(ctx: Context, command: Command) -> bool:
+    return bool(command.res.broken) or command.exec_form
+
+
+def _event_exit_2_blocks(ctx: Context, command: Command) -> bool:
+    return command.handler.event in command.adapter.exit_2_blocks
+
+
 def _expands(ctx: Context, command: Command) -> bool:
     """A `$` in the command: a variable, an option of a plugin or an argument it reads."""
     return "$" in command.written
@@ -343,7 +351,7 @@ def _said_once(found: list[Finding]) -> Finding:
                                                       "message": "the same here"} for f in others)])
 
 
-@RULES.rule("command/exec-arguments-in-command", alone=True)
+@RULES.rule("command/exec-arguments-in-command", alone=True, premise=_broken_or_exec_form)
 def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Finding]:
     """"python3 -u" or "/usr/bin/env node" as an exec form's command: nothing starts."""
     if command.res.broken or (command.exec_form and _path_with_arguments(command.res.main)):
@@ -532,13 +540,10 @@ def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
                               path=_quote(str(path.parent)))
 
 
-@RULES.rule("command/block-swallowed")
+@RULES.rule("command/block-swallowed", premise=_event_exit_2_blocks)
 def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
-    handler = command.handler
-    if handler.event not in command.adapter.exit_2_blocks:
-        return
     yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
