@@ -14,7 +14,7 @@ import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ... import hosts, safe_read
 from ...document import Keys
@@ -440,13 +440,18 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         if variable and plugins_own(command.file, path) is not None:
             continue  # (one finding per defect: command/plugin-script-through-project names the plugin's own copy)
         start = None if variable else handler_facts.through_start_folder(command.handler, inv)
-        scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
-        yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
-                          effect=effect, also=also, variable=variable or start, scope=scope,
-                          start=str(command.file.project), folder=str(command.file.path.parent.parent),
-                          relative=path.relative_to(command.file.project).as_posix()
-                          if start and command.file.project else "",
-                          beside=ctx.once(_shared_script_places)[command.file.host],
+        file = command.file
+        # (what only a variant's words name, worked out for that variant: a tree of projects
+        # without their scripts has a thousand of these findings, nearly all in the plain words)
+        worded: dict[str, Any] = {}
+        if variable:
+            worded = {"variable": variable, "beside": ctx.once(_shared_script_places)[file.host],
+                      "scope": "a plugin" if file.from_plugin else f"the {file.scope} settings"}
+        elif start:
+            worded = {"variable": start, "start": str(file.project), "folder": str(file.path.parent.parent),
+                      "relative": path.relative_to(file.project).as_posix() if file.project else ""}
+        yield ctx.finding("command/script-missing", file, command.keys_for(inv), script=_quote(shown),
+                          effect=effect, also=also, **worded,
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
