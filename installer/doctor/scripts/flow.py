@@ -351,8 +351,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     blocks = any(e.status == 2 for e in flow.exits) or delivery.SCRIPT_NAME.search(code) is not None
     shebang = text.split("\n", 1)[0]
     # (the model is the dearest part of reading a command line: only the delivery rules ask, of script files)
-    flow.lost_blocks = Later(lambda: tuple(p for p in delivery.shell(code, at, blocks)
-                                           + shell_status.lost(code, at, shebang, tree_of) if p.rule != "input-cut-short"))
+    flow.lost_blocks = Later(lambda: tuple(delivery.shell(code, at, blocks) + shell_status.lost(code, at, shebang, tree_of)))
     flow.joined_answers = Later(lambda: shell_status.joined_answers(code, at, tree_of))  # (a script file's rule)
     # (the input read in part: the rule every language shares, script/stdin-read-partly)
     flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in shell_status.cut_short(code, at, tree_of))
