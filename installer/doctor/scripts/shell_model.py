@@ -19,7 +19,7 @@ from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, Pipeline, commands, parse, parsed_once
 from .delivery import Joined, Lost
-from .shell_status import BLOCKS, DECIDES, INTERPRETERS
+from .shell_status import BLOCKS, DECIDES, INTERPRETERS, RUNNERS
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
 ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
@@ -411,6 +411,8 @@ class Model:
         exit, `run-parts DIR` ends 1. The children are the files the
         runner is given (`run-parts DIR`: DIR/*; `find DIR -name PATTERN`: DIR/PATTERN; xargs: what
         the pipeline's first part lists)."""
+        if not RUNNERS.search(self.code):
+            return  # (no runner named: each command's head is not written out to find none)
         for where in self.where:
             if where.tested or where.statement.background:
                 continue
@@ -1241,7 +1243,6 @@ def _reads_stdin(command: Command) -> bool:
 
 PARSES = lazy(r"\bjq\b|json|\bpython|\bnode\b")  # a line that hands the value to a JSON parser
 PASS_ON = frozenset({"cat", "tee", "tr"})  # what hands the input on whole (before a cut)
-# the commands that read part of their stdin (_cuts), named in a text that may cut the input
 INPUT_SAVED = lazy(r"(?P<var>[A-Za-z_]\w*)=[\"']?\$\((?:cat|cat -|cat /dev/stdin)\)", needs=("$(cat",))
 
 
