@@ -150,8 +150,8 @@ def _plain_rule(rule: str) -> bool:
     if not name or name[0] not in NAME_STARTS or tail and not tail.isalnum():
         return False
     specifier = rest[:-1]
-    return not parenthesis or rest.endswith(")") and specifier != "" and not any(
-        character in specifier for character in "()\\")
+    return not parenthesis or (rest.endswith(")") and specifier != "" and "(" not in specifier
+                               and ")" not in specifier and "\\" not in specifier)
 
 
 def _parses_as_permission_rule(rule: str) -> bool:
