@@ -71,7 +71,7 @@ class ConfigFile:
         self.plugin_root = plugin_root  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
         self.error = error  # why the file could not be read or parsed (document is None then)
         self.source = source  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
-        self._positions: dict[Keys, tuple[int, int]] = {}
+        self._positions: dict[tuple[Keys, bool], tuple[int, int]] = {}
 
     @property
     def from_plugin(self) -> bool:
@@ -85,20 +85,9 @@ class ConfigFile:
         document = self.document
         if document is None or document.root is None:
             return 1, 1
-        if at_key and keys:
-            parent = document.node_at(*keys[:-1])
-            key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
-            if key_start is not None:
-                return document.position_of(key_start)
-        found = self._positions.get(keys)
+        found = self._positions.get((keys, at_key))
         if found is None:
-            nearest = document.root  # (the root is there when nothing along the path is)
-            for end in range(len(keys), 0, -1):
-                node = document.node_at(*keys[:end])
-                if node is not None:
-                    nearest = node
-                    break
-            found = self._positions[keys] = document.position_of(nearest.start)
+            found = self._positions[keys, at_key] = document.position_of(document.start_of(keys, at_key))
         return found
 
 class Handler:
