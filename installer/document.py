@@ -197,9 +197,12 @@ class Document:
     def start_of(self, keys: Keys, at_key: bool = False) -> int:
         """Where the value at `keys` begins (`at_key`: where its key does), or where its nearest
         parent that is there begins: read along the path in the document's index, no Node made."""
-        assert self.root is not None
-        index = self.root.source.index()
-        start = self.root.start
+        root = self.root
+        assert root is not None
+        if not isinstance(root, Node):  # a tree of places built with the document (Codex's TOML: toml_places.py)
+            return _start_along(root, keys, at_key)
+        index = root.source.index()
+        start = root.start
         for depth, key in enumerate(keys):
             members = index.members.get(start)
             if members is not None:
@@ -467,6 +470,21 @@ class _Source:
                 if kind == 3:
                     at = self._container(value_start, index, duplicates)
             items.append((value_start, at))
+
+
+def _start_along(root: Node, keys: Keys, at_key: bool) -> int:
+    """Document.start_of read with `child` and `members` down a tree of places that answer them."""
+    node = root
+    for depth, key in enumerate(keys):
+        if at_key and depth == len(keys) - 1:
+            for name, key_start, _ in node.members:
+                if name == key:
+                    return key_start
+        found = node.child(key)
+        if found is None:
+            return node.start
+        node = found
+    return node.start
 
 
 def _first_duplicate(text: str) -> tuple[str, int] | None:
