@@ -135,23 +135,29 @@ RuleFunction = TypeVar("RuleFunction", bound=Callable[..., Iterable["Finding"]])
 
 
 class RuleTable:
-    """A check module's rules: one function per rule, registered with its id by `@table.rule(id)`,
-    run in the order they were registered. The rule's words stay in the catalog; the function
-    only finds. A test holds every registered id to the catalog, and the catalog to the ids."""
+    """A check module's rules: one function per rule, registered with its id by `@table.rule(id)`.
+    The rule's words stay in the catalog; the function only finds. A test holds every registered
+    id to the catalog, and the catalog to the ids."""
 
     def __init__(self) -> None:
         self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
         self.alone: list[str] = []  # rules whose finding means the others do not apply, tried in order
-        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions, and the others' with their
-        self._others: list[tuple[Callable[..., Iterable[Finding]], Callable[..., object] | None]] = []  # premises)
+        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions)
+        # the other rules, grouped by their premise as they are registered (None: no premise), each
+        # group in the order its first rule was registered: a premise is asked once per unit
+        self._by_premise: dict[Callable[..., object] | None, list[Callable[..., Iterable[Finding]]]] = {}
 
     def rule(self, rule_id: str, alone: bool = False,
              premise: Callable[..., object] | None = None) -> Callable[[RuleFunction], RuleFunction]:
         """`alone`: when this rule finds something, the others are not run (a command that
         cannot start at all has nothing else worth saying). `premise`: a cheap test of the unit
-        (given what the rule is given) without which the rule finds nothing; asked once per unit
-        for all the rules that share it, which are not called where it fails (the run calls a
-        table's rules once per unit, thousands of times). The function is registered as it is."""
+        (given what the rule is given) without which the rule finds nothing; the rules that share
+        it are one group, asked it once per unit and not called where it fails (the run calls a
+        table's rules once per unit, thousands of times: each call of a rule that finds nothing
+        still makes and runs a generator). The function is registered as it is."""
+        if alone and premise is not None:
+            raise ValueError(f"{rule_id}: a rule said alone is tried on every unit, without a premise")
+
         def register(function: RuleFunction) -> RuleFunction:
             if rule_id in self.functions:
                 raise ValueError(f"{rule_id} is registered twice")
@@ -160,25 +166,22 @@ class RuleTable:
                 self.alone.append(rule_id)
                 self._alone.append(function)
             else:
-                self._others.append((function, premise))
+                self._by_premise.setdefault(premise, []).append(function)
             return function
         return register
 
     def run(self, *args: Any) -> list[Finding]:
+        """The findings of every rule in the unit `args`: the rules said alone first, in order,
+        then each group whose premise holds (findings are put in report order later: run.py)."""
         for function in self._alone:
             found = list(function(*args))
             if found:
                 return found
         found = []
-        held: dict[Callable[..., object], bool] = {}
-        for function, premise in self._others:
-            if premise is not None:
-                holds = held.get(premise)
-                if holds is None:
-                    holds = held[premise] = bool(premise(*args))
-                if not holds:
-                    continue
-            found.extend(function(*args))
+        for premise, functions in self._by_premise.items():
+            if premise is None or premise(*args):
+                for function in functions:
+                    found.extend(function(*args))
         return found
 
 

@@ -293,6 +293,19 @@ def _placeholder_unquoted(ctx: Context, command: Command) -> bool:
     return bool(command.res.unquoted)
 
 
+def _expands(ctx: Context, command: Command) -> bool:
+    """A `$` in the command: a variable, an option of a plugin or an argument it reads."""
+    return "$" in command.written
+
+
+def _names_a_plugin_variable(ctx: Context, command: Command) -> bool:
+    return "CLAUDE_PLUGIN_" in command.text
+
+
+def _names_a_home_path(ctx: Context, command: Command) -> bool:
+    return bool(command.res.home_paths)
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
     shared: set[tuple[object, ...]] = set()
@@ -338,7 +351,7 @@ def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Findi
                           command=json.dumps(command.written), effect=_effect(command.handler))
 
 
-@RULES.rule("command/user-config-in-shell-form")
+@RULES.rule("command/user-config-in-shell-form", premise=_expands)
 def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Finding]:
     user_config = USER_CONFIG.search(command.written)
     if not user_config or command.exec_form or not command.adapter.has_plugins:
@@ -356,13 +369,13 @@ def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Findi
                       hint=hint)
 
 
-@RULES.rule("command/input-variable-never-set")
+@RULES.rule("command/input-variable-never-set", premise=_expands)
 def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Finding]:
     """The first legacy input variable the command reads that neither a settings file's "env" nor
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare); else an
     argument it reads ($1, "$@"), which `sh -c` never gives it."""
     text, runs = command.written, command.adapter.input_on_stdin_only
-    if not runs or "$" not in text or command.exec_form:
+    if not runs or command.exec_form:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
@@ -396,7 +409,7 @@ def _argument_read(text: str) -> str | None:
     return None
 
 
-@RULES.rule("command/plugin-variable-outside-plugin")
+@RULES.rule("command/plugin-variable-outside-plugin", premise=_names_a_plugin_variable)
 def _plugin_variable_outside_plugin(ctx: Context, command: Command) -> Iterator[Finding]:
     found = command.plugin_variable_outside_plugin
     if found:
@@ -738,7 +751,7 @@ def _from_project(command: Command, relative: str) -> str:
     return f"{command.adapter.project_folder_word}/{relative}"
 
 
-@RULES.rule("command/home-path")
+@RULES.rule("command/home-path", premise=_names_a_home_path)
 def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
     for path in command.res.home_paths:
         if _home_path_is_a_problem(command.file.scope, path):

@@ -27,8 +27,6 @@ def check(ctx: Context) -> Iterator[Finding]:
     groups: set[tuple[int, tuple[object, ...]]] = set()
     for handler in ctx.handlers:
         yield from RULES.run(ctx, handler)
-        if _condition(handler) is not None:  # (the rules of an `if`, for a handler that has one its host reads)
-            yield from IF_RULES.run(ctx, handler)
         where = (id(handler.file), handler.group_keys)
         if where not in groups:  # (the group's matcher: once per group)
             groups.add(where)
@@ -36,20 +34,34 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 GROUP_RULES = RuleTable()  # the rules of a handler's group (its matcher), run once per group
-# the rules of a handler's `if`, run for a handler whose host reads its `if` (_condition): on the
-# corpus tree 20 of 1,870 handlers, where these five rules were asked of each
-IF_RULES = RuleTable()
 GUARDED_EVENTS = ("PreToolUse", "PermissionRequest")  # where a guard of a tool call refuses it
 
 
-@RULES.rule("matcher/guard-misses-tools")
+# the premises of the rules each of a run's handlers and groups is handed (RuleTable.rule's
+# `premise`): on the corpus tree, two rules of 1,870 handlers and one of 1,366 groups found nothing
+def _guards_some_tools(ctx: Context, handler: Handler) -> bool:
+    """A hook of an event where a guard refuses tool calls, on a matcher of some tools, not all."""
+    return handler.event in GUARDED_EVENTS and handler.matcher not in (None, "", "*")
+
+
+def _on_prompt_event(ctx: Context, handler: Handler) -> bool:
+    """A hook of the event its host asks before a call that needs permission (Host.prompt_event)."""
+    host = hosts.of(handler.file.host)
+    return host is not None and bool(host.prompt_event) and handler.event == host.prompt_event
+
+
+def _names_mcp_tools(ctx: Context, handler: Handler) -> bool:
+    return isinstance(handler.matcher, str) and "mcp__" in handler.matcher
+
+
+@RULES.rule("matcher/guard-misses-tools", premise=_guards_some_tools)
 def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """A guard of files (it reads the call's file path and refuses) whose matcher fires for some of
     the tools that change a file but not all (Host.file_changing_tools): the others change the
     protected file unguarded (measured on 2.1.332, docs/hosts/claude-code.md#matchers)."""
     host = hosts.of(handler.file.host)
     tools = host.file_changing_tools if host is not None else ()
-    if not tools or handler.event not in GUARDED_EVENTS or handler.matcher in (None, "", "*"):
+    if not tools:
         return
     matched = matched_builtins(handler.matcher, tools, handler.event)
     if not matched or len(matched) == len(tools):
@@ -86,6 +98,12 @@ def _own_name(ctx: Context, handler: Handler, tool: str) -> str | None:
     others = {name: own for host in hosts.every() if host.name != handler.file.host
               for name, own in {**host.tool_renames, **host.claude_tool_names}.items()}
     return others.get(tool)
+
+
+def _conditioned(ctx: Context, handler: Handler) -> bool:
+    """The premise of the rules of a handler's `if` (RuleTable.rule's `premise`): its host reads
+    one there (on the corpus tree 20 of 1,870 handlers, where five rules were asked of each)."""
+    return _condition(handler) is not None
 
 
 def _condition(handler: Handler) -> str | None:
@@ -129,7 +147,7 @@ def _whole_server(tool: str) -> str | None:
     return server if name == "*" and server else None
 
 
-@IF_RULES.rule("matcher/if-other-tool")
+@RULES.rule("matcher/if-other-tool", premise=_conditioned)
 def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"matcher": "Edit"` with `"if": "Bash(git *)"`: the `if` is tested only on the calls the
     matcher fired for, and none of those is a Bash call. And `"if": "bash(...)"` or `"Shell(...)"`:
@@ -149,7 +167,7 @@ def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       tool=tool, matcher=json.dumps(handler.matcher))
 
 
-@IF_RULES.rule("matcher/if-narrows-matcher")
+@RULES.rule("matcher/if-narrows-matcher", premise=_conditioned)
 def _if_narrows_matcher(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"matcher": "Edit|Write"` with `"if": "Edit(config/*)"`: an `if` names one tool (measured:
     `if: "Edit(src/**)"` did not fire on a Write, docs/hosts/claude-code.md#matchers), so the other
@@ -177,7 +195,7 @@ LEGACY_PREFIX = lazy(r"(?P<prefix>.*?(?P<word>[\w.-]+)):\*")
 PACKAGE_RUNNER = lazy(r"(?:npm|pnpm|yarn|bun)(?:[ \t]+(?:run|run-script))?[ \t]+(?P<word>[\w.-]+)")
 
 
-@IF_RULES.rule("matcher/if-legacy-prefix")
+@RULES.rule("matcher/if-legacy-prefix", premise=_conditioned)
 def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "Bash(npm run db:*)"` on a guard for `npm run db:reset`: the trailing `:*` is the
     legacy prefix form, `npm run db` then a space or nothing (measured on 2.1.332: it fired on
@@ -200,15 +218,13 @@ PROMPTED_TOOL = "Bash"  # the tool whose allow rules were measured to skip Permi
 REGEX_BLANK = lazy(r"\\s[+*?]?|\[ \][+*?]?|\\ |\\b", needs=("\\s", "[ ]", "\\ ", "\\b"))
 
 
-@RULES.rule("matcher/never-asked")
+@RULES.rule("matcher/never-asked", premise=_on_prompt_event)
 def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """A PermissionRequest hook for calls that never ask (Host.prompt_event): an allow rule of a
     file the session reads covers the commands its script guards (or every call of the tools its
     matcher fires for), or the permission mode lets those tools through (acceptEdits: Write, Edit).
     Measured on 2.1.332 (docs/hosts/claude-code.md#permission-rules): the hook ran for no such call."""
-    host = hosts.of(handler.file.host)
-    if host is None or not host.prompt_event or handler.event != host.prompt_event:
-        return
+    host = hosts.get(handler.file.host)  # (a host with a prompt event: the premise)
     matched = matched_builtins(handler.matcher, BUILTIN_TOOLS, handler.event)
     if not matched:
         return
@@ -348,7 +364,7 @@ def _hook_at(handler: Handler) -> list[dict[str, object]]:
 EXACT_COMMAND = lazy(r"[ \t]*Bash\((?P<command>[^()*]*[^()*\s:])\)[ \t]*")
 
 
-@IF_RULES.rule("matcher/if-exact-command")
+@RULES.rule("matcher/if-exact-command", premise=_conditioned)
 def _if_exact_command(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "Bash(npm publish)"`: a Bash rule without a wildcard matches that command exactly
     (measured on 2.1.332: it did not fire on `npm publish --access public`, `Bash(npm publish *)`
@@ -417,7 +433,7 @@ def _tool_matcher(handler: Handler) -> str | None:
     return handler.matcher if event is not None and event.matcher == TOOL and isinstance(handler.matcher, str) else None
 
 
-@GROUP_RULES.rule("matcher/plugin-server-bare-name")
+@GROUP_RULES.rule("matcher/plugin-server-bare-name", premise=_names_mcp_tools)
 def _plugin_server_bare_name(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`mcp__docs__.*` where `docs` is an MCP server only a plugin brings: Claude Code names its
     tools `mcp__plugin_<plugin>_docs__<tool>` (docs/hosts/claude-code.md#plugin-hooks)."""
@@ -433,7 +449,7 @@ def _plugin_server_bare_name(ctx: Context, handler: Handler) -> Iterator[Finding
                               suggestion=json.dumps(fixed))
 
 
-@IF_RULES.rule("matcher/plugin-server-bare-name")
+@RULES.rule("matcher/plugin-server-bare-name", premise=_conditioned)
 def _plugin_server_bare_name_if(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"if": "mcp__docs__search"` where `docs` is a plugin's server: the tool is
     `mcp__plugin_<plugin>_docs__search`, so the `if` names a tool that never comes."""

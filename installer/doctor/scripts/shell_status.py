@@ -92,7 +92,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.read_looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.read_looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -101,7 +101,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
 
 def cut_short(code: str, place: Callable[[int], tuple[int, int]],
               tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[Lost, ...]:
-    """lost()'s places where the hook's input is read only in part (input-cut-short), without the
+    """The places where the hook's input is read only in part (input-cut-short, not in lost()'s), without the
     rest of its model: every hook's code is asked this, the rest only a script file's."""
     if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
         return ()
@@ -1184,10 +1184,13 @@ def _runner(command: Command, source: Command | None, written: Callable[[Word], 
     """(the runner as written, the children it runs, the status it ends with) for `run-parts DIR`,
     `find DIR ... -exec CMD {} ;|+` and `... | xargs CMD` (the files the pipeline's first part
     lists: `ls DIR/*.sh`, `printf '%s\\n' DIR/*`, `find DIR -name PATTERN`)."""
-    words = [written(w) for w in command.plain if not w.assignment] if command.kind == "simple" else []
-    if not words:
+    plain = [w for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if not plain:
         return None
-    head = words[0].rsplit("/", 1)[-1]
+    head = written(plain[0]).rsplit("/", 1)[-1]
+    if head not in ("run-parts", "find", "xargs"):
+        return None  # (each word written out only for a runner: a shlex of its line, dear on every command)
+    words = [written(w) for w in plain]
     if head == "run-parts":
         folder = next((w for w in words[1:] if not w.startswith("-")), None)
         return ("`run-parts`", f"{folder.rstrip('/')}/*", "1") if folder else None

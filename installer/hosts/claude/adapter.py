@@ -6,6 +6,7 @@ unknown keys when it rewrites settings, so an entry is ours by its command alone
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -48,7 +49,13 @@ CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scop
 
 def user_dir() -> Path:
     """~/.claude, or wherever CLAUDE_CONFIG_DIR moves it."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return _user_dir(os.environ.get("CLAUDE_CONFIG_DIR"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=8)
+def _user_dir(configured: str | None, home: str | None) -> Path:
+    """(kept per value of the two variables it depends on: doctor asks it for each project of a
+    tree, and each file it is given, and Path.home() builds the path anew each time)"""
     return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
@@ -80,7 +87,15 @@ def local_settings_read(project: Path) -> list[Path]:
 
 
 def _git_root(folder: Path) -> Path | None:
-    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
+    """The folder or the nearest folder above it that holds a .git (walked as text: doctor asks it
+    for each project of a tree, and a Path for each folder up to / cost more than its stat)."""
+    path = os.fspath(folder)
+    while not os.path.exists(os.path.join(path, ".git")):
+        above = os.path.dirname(path)
+        if above == path:
+            return None
+        path = above
+    return folder if path == os.fspath(folder) else Path(path)
 
 
 SETTINGS_NAMES = (CONFIG_FILE[Scope.project], CONFIG_FILE[Scope.local])

@@ -17,7 +17,7 @@ from .events import EVENT_RULES
 from .files import FILE_RULES, FileAt
 from .formats import FORMATS
 from .groups import GROUP_RULES
-from .handlers import handler_findings
+from .handlers import HANDLER_RULES
 from .unparsed import UNPARSED_RULES, Unparsed
 
 
@@ -35,6 +35,6 @@ def check(ctx: Context) -> Iterator[Finding]:
                 for group in event.groups:
                     yield from GROUP_RULES.run(ctx, group)
                     for handler in group.handlers:
-                        yield from handler_findings(ctx, handler)
+                        yield from HANDLER_RULES.run(ctx, handler)
                 for entry in event.entries:
-                    yield from handler_findings(ctx, entry)
+                    yield from HANDLER_RULES.run(ctx, entry)

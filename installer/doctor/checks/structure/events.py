@@ -86,14 +86,19 @@ class EventAt:
                 for index, entry in enumerate(self.listed) if not (isinstance(entry, dict) and "hooks" in entry)]
 
 
-@EVENT_RULES.rule("structure/hooks-note-key")
+def _unknown(ctx: Context, at: EventAt) -> bool:
+    """A name that is not the host's: the premise of the three rules of such names."""
+    return at.unknown
+
+
+@EVENT_RULES.rule("structure/hooks-note-key", premise=_unknown)
 def _hooks_note_key(ctx: Context, at: EventAt) -> Iterator[Finding]:
     if at.note:
         yield ctx.finding("structure/hooks-note-key", at.file, at.keys, at_key=True, key=at.name, host=at.format.host,
                           variant=rewritten(at.file))
 
 
-@EVENT_RULES.rule("structure/event-never-runs")
+@EVENT_RULES.rule("structure/event-never-runs", premise=_unknown)
 def _event_never_runs(ctx: Context, at: EventAt) -> Iterator[Finding]:
     """A name the host never runs hooks under, whatever its release: a warning where the hooks
     are, not a note (measured on Claude Code 2.1.332: a guard under `preToolUse` never ran)."""
@@ -104,7 +109,7 @@ def _event_never_runs(ctx: Context, at: EventAt) -> Iterator[Finding]:
                           host=at.format.host, near=near, variant="other-host" if other else None, other=other)
 
 
-@EVENT_RULES.rule("structure/unknown-event")
+@EVENT_RULES.rule("structure/unknown-event", premise=_unknown)
 def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
     if at.unknown and not at.note and at.never_runs is None:
         near = near_event(at.name, at.format)

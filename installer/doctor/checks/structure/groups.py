@@ -57,7 +57,12 @@ def _group_hooks_missing(ctx: Context, at: GroupAt) -> Iterator[Finding]:
                           variant="handler-in-group" if handler_in_group else None)
 
 
-@GROUP_RULES.rule("structure/group-note-key")
+def _extra_keys(ctx: Context, at: GroupAt) -> bool:
+    """A key but "matcher" and "hooks": the premise of the three rules of such keys, which few groups have."""
+    return bool(at.extra_keys)
+
+
+@GROUP_RULES.rule("structure/group-note-key", premise=_extra_keys)
 def _group_note_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     for key in at.extra_keys:
         if is_note(key):
@@ -65,7 +70,7 @@ def _group_note_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
                               host=CLAUDE_FORMAT.host, variant=rewritten(at.file))
 
 
-@GROUP_RULES.rule("structure/group-unknown-key")
+@GROUP_RULES.rule("structure/group-unknown-key", premise=_extra_keys)
 def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     """A key hookwright's facts say nothing of: a note, not a claim."""
     for key in at.extra_keys:
@@ -74,7 +79,7 @@ def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
                               host=CLAUDE_FORMAT.host, basis=CLAUDE_FORMAT.basis)
 
 
-@GROUP_RULES.rule("structure/group-misplaced-key")
+@GROUP_RULES.rule("structure/group-misplaced-key", premise=_extra_keys)
 def _group_misplaced_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     """A handler's field on the group, or a misspelt matcher or hooks."""
     for key in at.extra_keys:
