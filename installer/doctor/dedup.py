@@ -51,6 +51,8 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
             groups[(handler.file.host, handler.event, key)].append(handler)
     found: dict[int, Copy] = {}
     for (_, event, _), same in groups.items():
+        if len(same) < 2:
+            continue  # (a handler without a copy, as nearly every one of a tree of projects: 60 M of the corpus tree's 4,957 M)
         for together in _loaded_together(same):
             for copy in _repeats(event, together, builtins, servers):
                 found.setdefault(id(copy.handler), copy)

@@ -142,7 +142,7 @@ class RuleTable:
     def __init__(self) -> None:
         self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
         self.alone: list[str] = []  # rules whose finding means the others do not apply, tried in order
-        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions)
+        self._alone: list[tuple[Callable[..., Iterable[Finding]], Callable[..., object] | None]] = []  # (and premises)
         # the other rules, grouped by their premise as they are registered (None: no premise), each
         # group in the order its first rule was registered: a premise is asked once per unit
         self._by_premise: dict[Callable[..., object] | None, list[Callable[..., Iterable[Finding]]]] = {}
@@ -155,16 +155,13 @@ class RuleTable:
         it are one group, asked it once per unit and not called where it fails (the run calls a
         table's rules once per unit, thousands of times: each call of a rule that finds nothing
         still makes and runs a generator). The function is registered as it is."""
-        if alone and premise is not None:
-            raise ValueError(f"{rule_id}: a rule said alone is tried on every unit, without a premise")
-
         def register(function: RuleFunction) -> RuleFunction:
             if rule_id in self.functions:
                 raise ValueError(f"{rule_id} is registered twice")
             self.functions[rule_id] = function
             if alone:
                 self.alone.append(rule_id)
-                self._alone.append(function)
+                self._alone.append((function, premise))
             else:
                 self._by_premise.setdefault(premise, []).append(function)
             return function
@@ -173,10 +170,11 @@ class RuleTable:
     def run(self, *args: Any) -> list[Finding]:
         """The findings of every rule in the unit `args`: the rules said alone first, in order,
         then each group whose premise holds (findings are put in report order later: run.py)."""
-        for function in self._alone:
-            found = list(function(*args))
-            if found:
-                return found
+        for function, premise in self._alone:
+            if premise is None or premise(*args):
+                found = list(function(*args))
+                if found:
+                    return found
         found = []
         for premise, functions in self._by_premise.items():
             if premise is None or premise(*args):

@@ -48,7 +48,12 @@ def copy_key(handler: Handler) -> DedupKey | None:
     """Handlers with one copy key are copies Claude Code runs once: one dedup_key and one `if`
     (measured on 2.1.328: the same command with two `if` rules, or with one and without, ran twice)."""
     key = dedup_key(handler)
-    return None if key is None else (*key, json.dumps(condition(handler)))
+    if key is None:
+        return None
+    written = condition(handler)
+    # (most have none: json.dumps(None) is "null", and its call about 11,000 instructions, 22 M of
+    # the corpus tree's 4,897 M for its 1,870 handlers)
+    return (*key, "null" if written is None else json.dumps(written))
 
 
 def dedups_commands(handler: Handler) -> bool:

@@ -14,7 +14,7 @@ import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ... import hosts, safe_read
 from ...document import Keys
@@ -293,6 +293,14 @@ def _placeholder_unquoted(ctx: Context, command: Command) -> bool:
     return bool(command.res.unquoted)
 
 
+def _broken_or_exec_form(ctx: Context, command: Command) -> bool:
+    return bool(command.res.broken) or command.exec_form
+
+
+def _event_exit_2_blocks(ctx: Context, command: Command) -> bool:
+    return command.handler.event in command.adapter.exit_2_blocks
+
+
 def _expands(ctx: Context, command: Command) -> bool:
     """A `$` in the command: a variable, an option of a plugin or an argument it reads."""
     return "$" in command.written
@@ -343,7 +351,7 @@ def _said_once(found: list[Finding]) -> Finding:
                                                       "message": "the same here"} for f in others)])
 
 
-@RULES.rule("command/exec-arguments-in-command", alone=True)
+@RULES.rule("command/exec-arguments-in-command", alone=True, premise=_broken_or_exec_form)
 def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Finding]:
     """"python3 -u" or "/usr/bin/env node" as an exec form's command: nothing starts."""
     if command.res.broken or (command.exec_form and _path_with_arguments(command.res.main)):
@@ -432,13 +440,18 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         if variable and plugins_own(command.file, path) is not None:
             continue  # (one finding per defect: command/plugin-script-through-project names the plugin's own copy)
         start = None if variable else handler_facts.through_start_folder(command.handler, inv)
-        scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
-        yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
-                          effect=effect, also=also, variable=variable or start, scope=scope,
-                          start=str(command.file.project), folder=str(command.file.path.parent.parent),
-                          relative=path.relative_to(command.file.project).as_posix()
-                          if start and command.file.project else "",
-                          beside=ctx.once(_shared_script_places)[command.file.host],
+        file = command.file
+        # (what only a variant's words name, worked out for that variant: a tree of projects
+        # without their scripts has a thousand of these findings, nearly all in the plain words)
+        worded: dict[str, Any] = {}
+        if variable:
+            worded = {"variable": variable, "beside": ctx.once(_shared_script_places)[file.host],
+                      "scope": "a plugin" if file.from_plugin else f"the {file.scope} settings"}
+        elif start:
+            worded = {"variable": start, "start": str(file.project), "folder": str(file.path.parent.parent),
+                      "relative": path.relative_to(file.project).as_posix() if file.project else ""}
+        yield ctx.finding("command/script-missing", file, command.keys_for(inv), script=_quote(shown),
+                          effect=effect, also=also, **worded,
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
@@ -532,13 +545,10 @@ def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
                               path=_quote(str(path.parent)))
 
 
-@RULES.rule("command/block-swallowed")
+@RULES.rule("command/block-swallowed", premise=_event_exit_2_blocks)
 def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
-    handler = command.handler
-    if handler.event not in command.adapter.exit_2_blocks:
-        return
     yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return

@@ -253,7 +253,11 @@ def _tool_renamed(at: MatcherAt) -> Iterator[Finding]:
             return
 
 
-@RULES.rule("matcher/not-string")
+def _not_text(at: MatcherAt) -> bool:
+    return not isinstance(at.raw, str)
+
+
+@RULES.rule("matcher/not-string", premise=_not_text)
 def _not_string(at: MatcherAt) -> Iterator[Finding]:
     if not isinstance(at.raw, str):
         yield at.finding("matcher/not-string", found=describe(at.raw))

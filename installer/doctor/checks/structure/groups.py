@@ -43,13 +43,18 @@ class GroupAt:
                 for index, handler in enumerate(hooks)] if isinstance(hooks, list) else []
 
 
-@GROUP_RULES.rule("structure/group-not-object", alone=True)
+def _no_hooks_object(ctx: Context, at: GroupAt) -> bool:
+    """Not an object with "hooks": the premise of the two rules said alone."""
+    return not isinstance(at.value, dict) or "hooks" not in at.value
+
+
+@GROUP_RULES.rule("structure/group-not-object", alone=True, premise=_no_hooks_object)
 def _group_not_object(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     if not isinstance(at.value, dict):
         yield ctx.finding("structure/group-not-object", at.file, at.keys, found=describe(at.value))
 
 
-@GROUP_RULES.rule("structure/group-hooks-missing", alone=True)
+@GROUP_RULES.rule("structure/group-hooks-missing", alone=True, premise=_no_hooks_object)
 def _group_hooks_missing(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     if isinstance(at.value, dict) and "hooks" not in at.value:
         handler_in_group = "command" in at.value or "type" in at.value
