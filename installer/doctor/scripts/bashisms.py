@@ -10,6 +10,8 @@ get written and pass their author's test.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...patterns import lazy
 from ...records import Record
 from ..shell.lex import ARRAY_DYNAMIC, KEYWORDS, Lexer, Unreadable, Word
@@ -77,12 +79,15 @@ SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}|<\
 SH_NAMES = frozenset({"sh", "dash"})
 
 
+@lru_cache(maxsize=4096)
 def first(code: str) -> tuple[BashOnly, int] | None:
-    """The first construct in code that sh runs, and its offset in the code (comments out)."""
+    """The first construct in code that sh runs, and its offset in the code (comments out). Kept
+    per text (a function of the text alone: the lexer is given no variables and no home): the
+    corpus tree asks it of 1,746 commands, 1,506 texts."""
     if not SIGNS.search(code):
         return None
     for line in shell_lines(code):
-        if not SIGNS.search(line.text):
+        if line.text != code and not SIGNS.search(line.text):  # (a line that is the whole code was asked above)
             continue
         try:
             found = in_words(Lexer(line.text, {}, None).words())

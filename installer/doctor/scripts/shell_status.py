@@ -465,6 +465,8 @@ class _Model:
         exit, `run-parts DIR` ends 1. The children are the files the
         runner is given (`run-parts DIR`: DIR/*; `find DIR -name PATTERN`: DIR/PATTERN; xargs: what
         the pipeline's first part lists)."""
+        if not RUNNERS.search(self.code):
+            return  # (no runner named: each command's head is not written out to find none)
         for where in self.where:
             if where.tested or where.statement.background:
                 continue

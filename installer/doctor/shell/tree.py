@@ -32,6 +32,7 @@ class Command:
         self.substitutions: list[list[AndOr]] = []  # simple: what its `$( )` run, each parsed
         self.patterns: list[list[Word]] = []  # case: the patterns of each arm (`words` holds its subject)
         self.items: list[Word] = []  # for: its name, `in` and the words it goes over, as written
+        self._plain: list[Word] | None = None  # (plain, worked out on the first ask)
 
     @property
     def head(self) -> str:
@@ -41,16 +42,20 @@ class Command:
 
     @property
     def plain(self) -> list[Word]:
-        """Its words without redirections and their targets."""
-        out, skip = [], False
-        for word in self.words:
-            if skip:
-                skip = False
-            elif word.redirect:
-                skip = True
-            else:
-                out.append(word)
-        return out
+        """Its words without redirections and their targets; kept from the first ask (`words` is
+        whole once the parser has built the command: the status model asks each command's words
+        and head some 17 times, a tenth of doctor's CPU on a long shell script)."""
+        if self._plain is None:
+            out, skip = [], False
+            for word in self.words:
+                if skip:
+                    skip = False
+                elif word.redirect:
+                    skip = True
+                else:
+                    out.append(word)
+            self._plain = out
+        return self._plain
 
     @property
     def redirections(self) -> list[tuple[str, str]]:
