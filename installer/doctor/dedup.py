@@ -73,7 +73,7 @@ def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list
             if runs:
                 groups[(handler.event, runs)].append(handler)
     for (event, _), same in groups.items():
-        if len({h.command for h in same}) < 2:
+        if len(same) < 2 or len({h.command for h in same}) < 2:
             continue
         for index, handler in enumerate(same):
             other = next((h for h in same[:index] if h.command != handler.command and share_a_session(h, handler)

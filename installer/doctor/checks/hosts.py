@@ -188,7 +188,19 @@ def _file_dropped(ctx: Context, at: FileAt) -> Iterator[Finding]:
                           variant=drop.effect)
 
 
-@FILE_RULES.rule("host/hook-untrusted")
+# premises of the rules of a whole file that concern one kind of host or file (RuleTable.rule's
+# `premise`): each asked of every file of a tree of projects found nothing in any
+def _host_keeps_trust(ctx: Context, at: FileAt) -> bool:
+    """A host that runs no hook without the user's trust (Host.trust_store)."""
+    host = hosts.of(at.file.host)
+    return host is not None and bool(host.trust_store)
+
+
+def _cursor_file(ctx: Context, at: FileAt) -> bool:
+    return at.cursor_data is not None
+
+
+@FILE_RULES.rule("host/hook-untrusted", premise=_host_keeps_trust)
 def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A hook its host skips, without a word and without asking, until the user trusts it (Codex:
     a project marked untrusted); hookwright's own are install/hook-untrusted, with the command that
@@ -196,7 +208,7 @@ def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
     return _at_their_lines(ctx, at, "host/hook-untrusted", asked=False)
 
 
-@FILE_RULES.rule("host/hook-not-yet-trusted")
+@FILE_RULES.rule("host/hook-not-yet-trusted", premise=_host_keeps_trust)
 def _hook_not_yet_trusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A hook its host runs only once trusted, and whose trust its interactive session asks for
     before it runs (Codex: a project with no decision yet, a hook new, changed or moved): a fresh
@@ -284,7 +296,7 @@ def _why(file: ConfigFile) -> str:
     return "not JSON" if ".json" not in file.path.name.lower() else "unknown format"
 
 
-@FILE_RULES.rule("host/cursor-version-missing")
+@FILE_RULES.rule("host/cursor-version-missing", premise=_cursor_file)
 def _cursor_version_missing(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """Required in a project's hooks.json (other-hosts.md 1.2); a user's or a plugin's may omit it."""
     if at.cursor_data is not None and "version" not in at.cursor_data and not _plugin_file(at.file) \
@@ -292,14 +304,14 @@ def _cursor_version_missing(ctx: Context, at: FileAt) -> Iterator[Finding]:
         yield ctx.finding("host/cursor-version-missing", at.file, ())
 
 
-@FILE_RULES.rule("host/cursor-version-invalid")
+@FILE_RULES.rule("host/cursor-version-invalid", premise=_cursor_file)
 def _cursor_version_invalid(ctx: Context, at: FileAt) -> Iterator[Finding]:
     version = at.cursor_data.get("version", 1) if at.cursor_data is not None else 1
     if isinstance(version, bool) or not (isinstance(version, (int, float)) and version == 1):  # (1.0 is 1 to JSON)
         yield ctx.finding("host/cursor-version-invalid", at.file, ("version",), found=json.dumps(version))
 
 
-@FILE_RULES.rule("host/cursor-claude-event")
+@FILE_RULES.rule("host/cursor-claude-event", premise=_cursor_file)
 def _cursor_claude_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A Claude Code event name (in any case) that Cursor does not have, as a Cursor event."""
     for event in at.cursor_hooks:

@@ -110,17 +110,15 @@ def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
     for key in PERMISSION_LISTS:
         rules = permissions.get(key)
         for index, rule in enumerate(rules if isinstance(rules, list) else []):
-            keys: Keys = ("permissions", key, index)
-            where = f"permissions/{key}/{index}"
             if not isinstance(rule, str):
-                yield SettingsProblem("structure/settings-schema", keys, "not-string",
-                                      {"where": where, "found": describe(rule)})
+                yield SettingsProblem("structure/settings-schema", ("permissions", key, index), "not-string",
+                                      {"where": f"permissions/{key}/{index}", "found": describe(rule)})
             elif not _parses_as_permission_rule(rule):
-                yield SettingsProblem("structure/settings-schema", keys, "not-a-rule",
-                                      {"where": where, "rule": json.dumps(rule)})
+                yield SettingsProblem("structure/settings-schema", ("permissions", key, index), "not-a-rule",
+                                      {"where": f"permissions/{key}/{index}", "rule": json.dumps(rule)})
             elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOL_NAMES:
-                yield SettingsProblem("structure/settings-schema-opinion", keys, "unknown-tool",
-                                      {"where": where, "rule": json.dumps(rule)})
+                yield SettingsProblem("structure/settings-schema-opinion", ("permissions", key, index), "unknown-tool",
+                                      {"where": f"permissions/{key}/{index}", "rule": json.dumps(rule)})
 
 
 def _opinion(error: SchemaError) -> bool:
