@@ -96,13 +96,13 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> 
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody. `again`: the flags given that a command printed as a
     hint repeats (dry_run=True is --dry-run), with --yes and --allow-conflicts."""
-    from . import output
+    from . import output, printers
     from .planning.apply import Consent
 
     person = output.interactive() and not (yes or as_json)
     flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}
-    return Consent(ask=output.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
-                   allow_outside_scope=again.get("allow_outside_scope", False), pick=output.pick if person else None,
+    return Consent(ask=printers.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
+                   allow_outside_scope=again.get("allow_outside_scope", False), pick=printers.pick if person else None,
                    trust=again.get("trust_hooks", False),
                    again=tuple("--" + name.replace("_", "-") for name, given in flags.items() if given))
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.prompt import Prompt
 
-from . import hosts, output
+from . import hosts, output, printers
 from .commands.status import installed
 from .errors import HookwrightError, did_you_mean
 from .hosts.base import SCOPE_LINES, Host, Scope, implied_scope
@@ -37,14 +37,14 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
         found = {h.name: h.found_on_this_machine() for h in hosts.every()}
         order = sorted(hosts.NAMES, key=lambda name: found[name] is None)
         console.print("[bold]Agents[/]")
-        output.menu([(f"[bold]{name}[/]", f"{hosts.get(name).title}: [dim]" + output.escape(
+        printers.menu([(f"[bold]{name}[/]", f"{hosts.get(name).title}: [dim]" + output.escape(
             f"found: {found[name]}" if found[name] else "not found on this machine") + "[/]") for name in order])
         host = Prompt.ask("Agent", choices=list(order), default=order[0], console=console, case_sensitive=False)
     adapter = hosts.get(host)
     chosen = _ask_packs(adapter, installs)
     if scope is None:
         console.print("[bold]Scopes[/]")
-        output.menu([(f"[bold]{choice.value}[/]", SCOPE_LINES[choice]) for choice in adapter.scopes])
+        printers.menu([(f"[bold]{choice.value}[/]", SCOPE_LINES[choice]) for choice in adapter.scopes])
         scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes], case_sensitive=False,
                                  default=implied_scope(project).value, console=console))
     given = {assignment.partition("=")[0].rpartition(".")[2] for assignment in options}
@@ -65,7 +65,7 @@ def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
         rows.append((f"{number}. [bold]{name}[/]:", text + (f" [green](installed: {', '.join(places)})[/]"
                                                          if places else "")))
     output.out().print("[bold]Packs[/]")
-    output.menu(rows)
+    printers.menu(rows)
     while True:  # until every pack named is one this agent runs
         picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
         by_name = {name.lower(): name for name in names}  # (answers ignore case, as every question's do)
@@ -108,7 +108,7 @@ def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: 
         if name in given or adapter.ignored_options(pack, {name: values[name]}):
             continue
         shown = str(values[name]).lower() if option.type == "bool" else str(values[name])
-        output.menu([(f"[bold]{pack_name}.{name}[/]", output.escape(option.description))])
+        printers.menu([(f"[bold]{pack_name}.{name}[/]", output.escape(option.description))])
         while True:
             text = Prompt.ask(f"{pack_name}.{name}", default=shown, choices=list(option.choices) or None,
                               case_sensitive=False,

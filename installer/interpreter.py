@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from .errors import HookwrightError
+from .layout import DEFAULT_PYTHON
 from .records import Record
 
-DEFAULT = "python3"  # the portable command: whatever python3 is on PATH where the hook runs
 OLDEST = (3, 8)  # the oldest Python the runtimes run on (templates/runtime)
 # where a version manager keeps its shims (a path's parts), and the manager's name
 SHIM_FOLDERS = ((".pyenv/shims", "pyenv"), (".asdf/shims", "asdf"), ("mise/shims", "mise"), ("rtx/shims", "rtx"),
@@ -50,7 +50,7 @@ _probed: dict[tuple[str, object], Shim | None] = {}
 def shim_in_front() -> Shim | None:
     """The launcher `python3` on PATH is, if it is one (None: it is the interpreter itself, or
     there is none): asked once per process for each file it resolves to."""
-    found = shutil.which(DEFAULT)
+    found = shutil.which(DEFAULT_PYTHON)
     if found is None:
         return None
     try:
@@ -95,9 +95,9 @@ def _manager(path: str) -> str:
 def chosen(python: str) -> str:
     """The interpreter `--python` names, checked: `python3` (the portable default), or the absolute
     path of a Python 3.8 or newer that runs here. Anything else is refused (exit 2)."""
-    if python == DEFAULT:
+    if python == DEFAULT_PYTHON:
         return python
-    hint = f"give the absolute path of a Python {OLDEST[0]}.{OLDEST[1]} or newer, or {DEFAULT}"
+    hint = f"give the absolute path of a Python {OLDEST[0]}.{OLDEST[1]} or newer, or {DEFAULT_PYTHON}"
     if not os.path.isabs(python):
         raise HookwrightError(f"--python {python}: not an absolute path; a hook's command must not depend on the "
                               "folder it runs in", hint=hint)

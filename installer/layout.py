@@ -19,6 +19,9 @@ COMMANDS = "commands.json"  # in a command pack's runtime folder: each hook's co
 PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
 TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes beside its target
 DECISION_LOG = "decisions.jsonl"  # the runtimes' log of what they decided (hookwright_runtime.DECISION_LOG)
+# what a runtime's command starts: whatever python3 is on PATH where the hook runs (the portable
+# command; interpreter.py offers an absolute path in its place)
+DEFAULT_PYTHON = "python3"
 
 
 # in a project: hookwright's config files that may hold its list of packs (team.py), and the table

@@ -103,6 +103,26 @@ def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     return Prefiltered(pattern, flags, needs)
 
 
+def holds_word(text: str, words: tuple[str, ...], also: str = "") -> bool:
+    r"""Whether `text` holds one of `words` with no word character on either side, nor one of
+    `also` (what `\b(?:one|two)\b` finds, or `(?<![\w-])(?:one|two)(?![\w-])` with also="-"),
+    without compiling a pattern: most runs ask this of a few commands and lines, and a compile
+    costs more than the finds (docs/contributing.md)."""
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not _joins(text[at - 1], also)) and (end == len(text) or not _joins(text[end], also)):
+                return True
+            at = text.find(word, at + 1)
+    return False
+
+
+def _joins(character: str, also: str) -> bool:
+    r"""`\w` of a str pattern (a letter, digit or numeral of any script, or `_`), or one of `also`."""
+    return character.isalnum() or character == "_" or character in also
+
+
 def every_pattern() -> list[LazyPattern]:
     """Every pattern the package defines, its modules all imported (for the tests)."""
     import pkgutil  # (the tests' only: 0.4 ms of every command's start otherwise, python -X importtime)

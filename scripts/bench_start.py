@@ -32,6 +32,8 @@ GROUPS = {
                                        "hookwright.commands.doctor", "hookwright.commands.simulate",
                                        "hookwright.commands.pack", "hookwright.commands.log",
                                        "hookwright.interactive", "hookwright.output"],
+    "the other commands' printers (output.py)": ["hookwright.printers"],
+    "the shell status model (scripts/shell_status.py)": ["hookwright.doctor.scripts.shell_model"],
     "rich (output.py, interactive.py)": ["rich.console", "rich.table", "rich.text", "rich.prompt", "rich.syntax"],
     "tomlkit (hosts/codex/trust.py)": ["tomlkit"],
     "deepdiff (planning/plan.py)": ["deepdiff"],

@@ -8,6 +8,7 @@ from typing import Any
 from .. import hosts, interpreter
 from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
+from ..layout import DEFAULT_PYTHON
 from ..packs import Pack, resolve_options
 from ..planning.apply import Consent, run_plans
 from ..planning.install import check_host, check_place, plan_install, targets_for, trust_plans
@@ -105,7 +106,7 @@ def plans_for(command: str, places: list[tuple[Chosen, list[Pack]]], chosen: dic
     plans = []
     for place, packs in places:
         adapter = hosts.get(place.host)
-        if python is not None and python != interpreter.DEFAULT and place.scope is Scope.project:
+        if python is not None and python != DEFAULT_PYTHON and place.scope is Scope.project:
             raise HookwrightError(f"--python {python} names an interpreter of this machine, and a project's config "
                                   "is committed: every clone would start it", hint="install it in the user scope "
                                   "(--scope user)" + (" or the local scope (--scope local)"

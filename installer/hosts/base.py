@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Collection, Iterator, Mapping
 from .. import safe_read
 from ..document import STRICT_UTF8, Document, Keys, TextReading, read_document
 from ..errors import ErrorKind, HookwrightError
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
+from ..layout import DEFAULT_PYTHON, LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
 from ..records import Record
 
@@ -735,8 +734,8 @@ class Host(ABC):
 
     def interpreter_of(self, handler: Any) -> str | None:
         """The interpreter one of our entries starts (None: not one of ours)."""
-        match = self._owned.match(str(handler.get("command", ""))) if isinstance(handler, dict) else None
-        return shlex.split(match["python"])[0] if match else None
+        parts = runtime_parts(str(handler.get("command", "")), self.name) if isinstance(handler, dict) else None
+        return shlex.split(parts[0])[0] if parts else None
 
     def runtime_args(self, pack: Pack, options: dict[str, Any], fail_closed: bool = False) -> list[str]:
         """The same arguments after the script, as a list (for a host that starts it without a shell)."""
@@ -761,14 +760,10 @@ class Host(ABC):
         command = str(handler.get("command", ""))
         if "hookwright" not in command:  # (in every match of either pattern: most commands compile neither)
             return None
-        match = self._owned.match(command)
-        if match:
-            return match["pack"], match["script"]
+        parts = runtime_parts(command, self.name)
+        if parts:
+            return parts[1], parts[2]
         return self.as_written_owner(command) if self.runs_commands_as_written else None
-
-    @property
-    def _owned(self) -> re.Pattern[str]:
-        return owned_pattern(self.name)
 
     def owned_entries(self, data: Any, pack: str) -> list[Entry]:
         """Our entries for `pack` as they stand in the file now (whatever the receipt says)."""
@@ -969,15 +964,58 @@ def newer(version: str, than: str) -> bool:
     return tuple(map(int, version.split("."))) > tuple(map(int, than.split(".")))
 
 
-def owned_pattern(host: str) -> re.Pattern[str]:
-    """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`
-    (python3, or an interpreter's absolute path, quoted where it needs to be)."""
-    return re.compile(
-        r"""^(?P<python>python3|/[^\s'"]+|'/[^']*') -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/"""
-        r"""(?P<script>[a-z][a-z0-9-]*)['"]?"""
-        rf""" --host {host}(?:\s|$)""",
-        re.DOTALL,  # a home folder's name may hold a newline (quoted in the command)
-    )
+def runtime_parts(command: str, host: str) -> tuple[str, str, str] | None:
+    """(python, pack, script) of the command of one of our runtimes for this host: `python3 -I -S
+    <...>/hookwright/<pack>/<script> --host <host>` (python3, or an interpreter's absolute path,
+    quoted where it needs to be; the last `hookwright[-local]/` folder of the command that fits).
+    Read with str methods, not a pattern: its compile was 1.6 M instructions of doctor on a
+    typical file, which has one of our commands."""
+    if command.startswith("python3"):
+        python = "python3"
+    elif command.startswith("'/"):
+        python = command[:command.find("'", 2) + 1]  # ("" where the quote is not closed)
+    elif command.startswith("/"):
+        python = command.split(None, 1)[0].split("'", 1)[0].split('"', 1)[0]
+        python = python if len(python) > 1 else ""
+    else:
+        return None
+    start = len(python) + len(" -I -S ")
+    if not python or not command.startswith(" -I -S ", len(python)):
+        return None
+    at = len(command)
+    while (at := command.rfind("hookwright", start, at + len("hookwright") - 1)) >= 0:  # (the last first)
+        named = _pack_and_script(command, at + len("hookwright"), host)
+        if named:
+            return python, *named
+    return None
+
+
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")  # of a pack's or a script's name
+
+
+def _pack_and_script(command: str, at: int, host: str) -> tuple[str, str] | None:
+    """`[-local]/<pack>/<script>['"] --host <host>` at `at`, then a blank or the command's end."""
+    at += 7 if command.startswith("-local/", at) else 1 if command.startswith("/", at) else len(command) + 1
+    pack_end = _name_end(command, at)
+    script_end = _name_end(command, pack_end + 1) if command.startswith("/", pack_end) else -1
+    if pack_end == at or script_end <= pack_end + 1:
+        return None
+    end = script_end + (command[script_end:script_end + 1] in ("'", '"'))
+    tail = f" --host {host}"
+    after = end + len(tail)
+    if not command.startswith(tail, end) or after < len(command) and not command[after].isspace():
+        return None
+    return command[at:pack_end], command[pack_end + 1:script_end]
+
+
+def _name_end(command: str, at: int) -> int:
+    """Where a pack's or a script's name starting at `at` ends (`at` itself: no name there)."""
+    if not "a" <= command[at:at + 1] <= "z":
+        return at
+    end = at + 1
+    while end < len(command) and command[end] in _NAME_CHARACTERS:
+        end += 1
+    return end
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from .. import atomic, git, hosts, interpreter, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError, command_line
 from ..hosts.base import Entry, Host, Scope, Target
-from ..layout import RECEIPT
+from ..layout import DEFAULT_PYTHON, RECEIPT
 from ..packs import FAIL_CLOSED, FAIL_OPEN, ON_FAILURE, Pack, resolve_options
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
 from .plan import Action, PackChange, Plan, file_writes, personal_gitignore
@@ -109,8 +109,8 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 f"{pack.name}'s runtime, but no receipt says hookwright put {'it' if len(present) == 1 else 'them'} there",
                 path=target.config, code=ExitCode.REFUSED,
                 hint="rerun with --adopt to take them over, or remove them by hand")
-        starts = python or next((host.interpreter_of(e.handler) or interpreter.DEFAULT for e in present),
-                                interpreter.DEFAULT)
+        starts = python or next((host.interpreter_of(e.handler) or DEFAULT_PYTHON for e in present),
+                                DEFAULT_PYTHON)
         wanted = host.render(target, pack, values, starts)
         entries_before = len(added) + len(removed)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
@@ -216,7 +216,7 @@ def _shim_notes(host: Host, target: Target, packs: list[Pack], interpreters: set
     """Where the hooks start python3 on every call and python3 is a version manager's shim: say
     so, and, for a config of this machine's (not a project's, which is committed), the command
     that writes the interpreter behind it instead."""
-    if interpreter.DEFAULT not in interpreters or not host.starts_per_call:
+    if DEFAULT_PYTHON not in interpreters or not host.starts_per_call:
         return []
     shim = interpreter.shim_in_front()
     if shim is None:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ... import hosts, interpreter
+from ... import hosts
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
@@ -356,6 +356,7 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
+    from ... import interpreter  # (an install with a receipt only: 0.6 M instructions of doctor on a typical file)
 
     gone: dict[str, str] = {}  # interpreter: the first hook that starts it
     for entry in receipt.entries:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, Ty
 from ... import safe_read
 from ...errors import HookwrightError
 from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
-from ...patterns import lazy
+from ...patterns import holds_word, lazy
 from ...records import Record
 from ..shell import quoted
 from ..shell.lex import closing_brace
@@ -362,7 +362,7 @@ JQ_COMMAND_ENDS = "|;&()\n`"  # what ends the command a jq is in, outside quotes
 
 
 def _every_jq_raw(code: str) -> bool:
-    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.RAW), written
+    """Every jq the code runs is given a raw flag (-r, -j, --raw-output: quoted.raw_flag), written
     outside quotes before its command ends: then no value it prints keeps a string's quotes, and
     the code is not parsed for one (the corpus tree's command texts that use jq nearly all say
     -r). A jq in quotes or spelt with them, a here-document or an ANSI-C string: not told here, False.
@@ -378,7 +378,7 @@ def _every_jq_raw(code: str) -> bool:
     for end in ends:
         stops = [at for at in (masked.find(ch, end) for ch in JQ_COMMAND_ENDS) if at >= 0]
         words = masked[end:min(stops, default=len(masked))].split()
-        if not any(quoted.RAW.match(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
+        if not any(quoted.raw_flag(word) and not (i and words[i - 1].endswith(("<", ">")))  # (not a file `> -r`)
                    for i, word in enumerate(words)):
             return False
     return True
@@ -798,7 +798,6 @@ SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s
                    needs=("(", "function"))
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$", needs=("|",))  # the command reads a pipe
-SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""", needs=(">",))
 ENDS_RUN = lazy(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", needs=("exit", "return"))  # after a write: the run ends
 TRACED_SHEBANG = lazy(r"#![^\n]*\s-\w*x", needs=("#!",))  # #!/bin/bash -x
 SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
@@ -836,7 +835,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     runner_runs: list[tuple[str, tuple[str, ...], dict[str, str], Place]] = []
     for offset, line, branch, scope in lines:
         masked = mask_quotes(line)
-        arm = CASE_ARM.match(masked)
+        arm = CASE_ARM.match(masked) if _closes_before_a_blank(masked) else None
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
         inline = _inline_arms(masked) if ";;" in masked else []
@@ -856,7 +855,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
             rest = _sh_segment(line, match.end())
             called.advance(match.start("fn"))
             if scope != match.group("fn") and called.opened <= called.closed \
-                    and not SH_TO_ELSEWHERE.search(rest) and not _piped_on(line, match.end() + len(rest)):
+                    and not _sent_elsewhere(rest) and not _piped_on(line, match.end() + len(rest)):
                 order += 1
                 printed, where, exits_after = printers[match.group("fn")]
                 ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
@@ -1101,7 +1100,6 @@ class _Before:
 
 
 SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)", needs=("|",))
-SH_ONLY_SPACE = lazy(r"\s*\Z")
 
 
 def _piped_on(line: str, end: int) -> str:
@@ -1115,7 +1113,7 @@ def _ends_run(line: str, end: int, lines: list[ShellLine], starts: list[int], of
     line ends) end the run."""
     if ENDS_RUN.match(line, end):
         return True
-    return bool(SH_ONLY_SPACE.match(line, end)) and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
+    return not line[end:].strip() and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
 
 
 @lru_cache(maxsize=4096)
@@ -1376,11 +1374,19 @@ def _sh_exit_status(rest: str) -> int | None:
     return 0 if said[:1] in ("", "&", "|", "#") else None
 
 
+def _sent_elsewhere(rest: str) -> bool:
+    """Whether a command's output is redirected: a `>` with a target after it (`>&2`, `> file`,
+    `2>x` too), or `&>` (str finds: the pattern's compile was 0.5 M instructions of doctor on a
+    typical file; anything after a later `>` is after the first one as well)."""
+    first = rest.find(">")
+    return first >= 0 and (rest[first + 1:].strip() != "" or "&>" in rest)
+
+
 def _sh_to_stdout(rest: str, around: Around) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on
     (`2>&1` sends its errors there too, and its output stays)."""
     unquoted = SH_JOINED.sub(" ", mask_quotes(rest))  # (a `>` or a /dev/null inside a quoted message redirects nothing)
-    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(unquoted)
+    return not (around.captured or around.piped_on == "|" or _sent_elsewhere(unquoted)
                 or "/dev/null" in unquoted)
 
 
@@ -1404,6 +1410,42 @@ HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
 
 SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})",
                      needs=("if", "else", "fi", "case", "esac", ";;", "{", "}"))
+
+
+# A line of a script is asked for each pattern below; most lines hold none of what every match
+# holds, and these str tests tell them apart before the pattern is compiled (SH_FUNCTION,
+# SH_BLOCK_WORD and CASE_ARM were 3.2 M instructions of doctor on a typical file, whose four
+# lines of shell use none of them).
+BLOCK_WORDS = ("if", "elif", "else", "fi", "case", "esac", ";;")
+
+
+def _opens_or_closes(stripped: str) -> bool:
+    """What SH_BLOCK_WORD finds in a stripped line: a block's word (no word character or `-`
+    around it), a `{` at its end, a `}` at its start."""
+    return stripped.endswith("{") or stripped.startswith("}") or holds_word(stripped, BLOCK_WORDS, also="-")
+
+
+def _empty_parentheses(line: str) -> bool:
+    """`(` and `)` with blanks at most between them, as every function SH_FUNCTION finds has."""
+    at = line.find("(")
+    while at >= 0:
+        close = line.find(")", at + 1)
+        if close < 0:
+            return False
+        if close == at + 1 or line[at + 1:close].isspace():
+            return True
+        at = line.find("(", at + 1)
+    return False
+
+
+def _closes_before_a_blank(line: str) -> bool:
+    """A `)` with a blank after it, as every case arm CASE_ARM finds has."""
+    at = line.find(")")
+    while at >= 0:
+        if line[at + 1:at + 2].isspace():
+            return True
+        at = line.find(")", at + 1)
+    return False
 
 
 def shell_lines(code: str) -> list[ShellLine]:
@@ -1436,10 +1478,10 @@ def shell_lines(code: str) -> list[ShellLine]:
                 i += 1
             line = line + "\n" + "\n".join(body)
         stripped = line.strip()
-        function = SH_FUNCTION.match(line)
+        function = SH_FUNCTION.match(line) if "function" in line or _empty_parentheses(line) else None
         if function and not stripped.startswith(("if", "case", "for", "while")):
             scope, scope_depth = function.group("name") or function.group("name2"), depth
-        for token in SH_BLOCK_WORD.findall(stripped):
+        for token in SH_BLOCK_WORD.findall(stripped) if _opens_or_closes(stripped) else ():
             keyword, brace_open, brace_close = token
             if keyword in ("if", "case"):
                 arms = Arms(arms, start, 0, bool(DEBUG_FLAG.search(raw[first])))
@@ -1479,8 +1521,19 @@ def _sh_message(same_line: str, previous: str) -> str:
     return " ".join(said)
 
 
-SH_ECHO_FLAGS = lazy(r"^\s*(?:-[neE]+\s+)*")
 SH_PRINTF_FORMAT = lazy(r"^(['\"])%s(?:\\n)?\1\s*")  # printf '%s\n' "$x": prints $x
+
+
+def _without_echo_flags(rest: str) -> str:
+    """An echo's arguments after its flags (-n, -e, -E and their groups), each with its blanks (a
+    str walk: the pattern's compile was 0.5 M instructions of doctor on a typical file)."""
+    rest = rest.lstrip()
+    while rest.startswith("-"):
+        end = len(rest) - len(rest[1:].lstrip("neE"))
+        if end == 1 or not rest[end:end + 1].isspace():
+            break
+        rest = rest[end:].lstrip()
+    return rest
 
 
 def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) -> str | None:
@@ -1493,7 +1546,7 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
             body = code[end:end + 200].split("\n", 1)[-1].lstrip()
             return STDOUT_JSON if body.startswith("{") else (STDOUT_TEXT if body else None)
         return None
-    argument = SH_ECHO_FLAGS.sub("", rest).strip()
+    argument = _without_echo_flags(rest).strip()
     if word == "printf":
         argument = SH_PRINTF_FORMAT.sub("", argument) if argument.startswith(("'%s", '"%s')) else argument
     if not argument or argument in ('""', "''"):
@@ -1522,7 +1575,18 @@ def _json_variables(code: str) -> frozenset[str]:
                      if m.group("jq") is None or not JQ_RAW.search(m.group("jq")))
 
 
-REDIRECTION = lazy(r"\d*(?:>>?|&>>?|>&|>\|)")
+def _redirection_end(word: str) -> int | None:
+    """Where a redirection that starts a word ends: digits, then `>`, `>>`, `&>` or `&>>` (`>&` and
+    `>|` are read as their `>`), None for a word that is none (the pattern's compile was 0.5 M
+    instructions of doctor on a typical file)."""
+    at = 0
+    while at < len(word) and word[at].isdecimal():
+        at += 1
+    if word.startswith(">", at):
+        return at + 1 + word.startswith(">", at + 1)
+    if word.startswith("&>", at):
+        return at + 2 + word.startswith(">", at + 2)
+    return None
 
 
 def _sh_reads_stdin(word: str, rest: str) -> bool:
@@ -1539,8 +1603,8 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     for w in words:
         if target:
             target = False
-        elif (redirection := REDIRECTION.match(w)) is not None:
-            target = redirection.end() == len(w)
+        elif (redirection := _redirection_end(w)) is not None:
+            target = redirection == len(w)
         else:
             kept.append(w)
     words = kept

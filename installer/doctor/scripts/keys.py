@@ -437,7 +437,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
                                                        path if path.name != "<text>" else None)),
         modules=imports.local_modules(code, language, path) if path.name != "<text>" else (),
         answer_functions=imports.answer_functions(code, language) if mentions_event_name else frozenset(),
-        called=frozenset(CALLED.findall(code)),
+        # (read of a script that imports a module of its own: a command's text imports none, and its
+        # `$(` left the pattern to compile, 0.55 M instructions of doctor on a typical file)
+        called=frozenset(CALLED.findall(code)) if path.name != "<text>" else frozenset(),
         never_true=tuple(_unique(site(f"{t.kind}:{t.text}", t.offset) for t in conditions.never_true(code, language))),
         compared=tuple(_unique(site(f"{c.field}:{c.text}", c.offset) for c in conditions.compared_values(code, language))),
         misspelt=tuple(_unique(site(name, offset) for name, offset in misspelt.items()
@@ -577,8 +579,7 @@ CD_PWD = lazy(r"""\$\(\s*cd\s+(?:--\s+)?["']?(?P<path>/[^"'$`;&|()\s]*)["']?\s*(
             needs=("pwd",))
 FOLDER_VARIABLE = lazy(r"""^[ \t]*(?:export\s+|readonly\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=["']?(?P<path>/[^"'$`;&|()\s]*)["']?[ \t]*$""",
                        re.M, needs=("=",))
-PLAIN_PATH = lazy(r"[\w./+-]+")  # a folder that can be written into a command as it is
-STATEMENT_END = lazy(r"&&|\|\||;|\n|$")
+STATEMENT_ENDS = ("&&", "||", ";", "\n")
 CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ \t]*(?:$|;|&&)""", re.M, needs=("cd",))
 OUTPUT_ELSEWHERE = lazy(r"""(?<![<>&\d])(?:1?>(?!&2)|&>)|\|""",
                         needs=(">", "|"))  # its stdout sent to a file, or piped on
@@ -589,7 +590,7 @@ def with_own_folder(code: str, path: Path) -> str | None:
     "$(dirname "$0")" && pwd)` or a variable set to one of them names it (None: a folder whose
     name the shell would read as more than a path)."""
     folder = str(path.parent)
-    if not PLAIN_PATH.fullmatch(folder):
+    if not folder or not all(c.isalnum() or c in "_./+-" for c in folder):  # (written into a command as it is)
         return None
     code = OWN_FOLDER.sub(lambda m: os.path.normpath(folder + m.group("up")), code)
     code = CD_PWD.sub(lambda m: m.group("path"), code)
@@ -597,6 +598,12 @@ def with_own_folder(code: str, path: Path) -> str | None:
         written = match.group("path").replace("\\", "\\\\")  # (as re.sub's replacement)
         code = re.sub(rf"\$(?:{match.group('name')}\b|\{{{match.group('name')}\}})", written, code)
     return code
+
+
+def _statement_end(code: str, start: int) -> int:
+    """Where the statement at `start` ends: its `&&`, `||`, `;`, newline or the code's end (plain
+    finds: the regex's compile was 0.4 M instructions of doctor on a typical file)."""
+    return min((at for at in (code.find(end, start) for end in STATEMENT_ENDS) if at >= 0), default=len(code))
 
 
 def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
@@ -612,7 +619,7 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
             continue
         start = match.start("source") if match.group("source") else match.start("exec") if match.group("exec") \
             else match.start("run")
-        command = ("source " if match.group("source") else "") + code[start:STATEMENT_END.search(code, start).start()].strip()
+        command = ("source " if match.group("source") else "") + code[start:_statement_end(code, start)].strip()
         moves = list(CD_LINE.finditer(code, 0, start))  # (the last `cd` before it is where it runs)
         if OUTPUT_ELSEWHERE.search(command) or (moves and not moves[-1].group("path").startswith("/")):
             return ()

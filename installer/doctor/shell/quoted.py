@@ -14,7 +14,6 @@ from ...records import Record
 from .lex import Word
 from .tree import AndOr, Command, commands, parsed_once
 
-RAW = lazy(r"-[a-zA-Z]*[rj][a-zA-Z]*$|--raw-output0?$|--join-output$")
 # a path to a field, with a default: `.tool_input.command // ""`, `.tool_name`, `.["tool_input"].file_path // empty`
 FIELD_PATH = lazy(r"""^\s*(?:\.[\w"\[\]?]+|\.\[[^\]]*\])+(?:\s*//\s*(?:empty|"[^"]*"|\.[\w.]+))?\s*$""")
 NOT_TEXT = lazy(r"stop_hook_active|interrupted|is_error|exit_code|success|replace_all|run_in_background|"
@@ -25,6 +24,17 @@ TESTS = frozenset({"[", "test"})
 COMPARE = frozenset({"=", "==", "!="})
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
 FEEDS = frozenset({"echo", "printf"})
+
+
+def raw_flag(word: str) -> bool:
+    """Whether an option makes jq print a string raw: -r or -j, alone or among one-letter flags
+    (-rc), --raw-output[0], --join-output (a plain test: as a regex, a compile of 0.8 M instructions
+    of doctor on a typical file)."""
+    word = word[:-1] if word.endswith("\n") else word  # (as `$` read it)
+    if word in ("--raw-output", "--raw-output0", "--join-output"):
+        return True
+    letters = word[1:]
+    return word.startswith("-") and letters.isascii() and letters.isalpha() and ("r" in letters or "j" in letters)
 
 
 class QuotedValue(Record):
@@ -83,7 +93,7 @@ def _quoting_jq(listed: list[AndOr]) -> Command | None:
         parts = parts[:-1]
     last = parts[-1]
     words = [w.text for w in last.plain]
-    if last.kind != "simple" or not words or words[0] != "jq" or any(RAW.match(w) for w in words[1:]):
+    if last.kind != "simple" or not words or words[0] != "jq" or any(map(raw_flag, words[1:])):
         return None
     filters = [w for w in words[1:] if not w.startswith("-")]
     if not filters or not FIELD_PATH.match(filters[0]) or NOT_TEXT.search(filters[0]):

@@ -17,7 +17,7 @@ from ... import layout, safe_read
 from ...document import UTF16LE_BOM, TextReading
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
-from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...layout import DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
 from ..base import Capabilities, Entry, MatcherGroups, PartTimeHooks, Scope, Target, check_events, files_below

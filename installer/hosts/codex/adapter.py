@@ -36,8 +36,7 @@ from ... import resources, safe_read
 from ...document import Document
 from ...errors import ExitCode, HookwrightError, command_line
 from ...hooks.model import resolved
-from ...interpreter import DEFAULT as DEFAULT_PYTHON
-from ...layout import RUNTIME_FOLDER
+from ...layout import DEFAULT_PYTHON, RUNTIME_FOLDER
 from ..base import (
     Capabilities,
     Dropped,

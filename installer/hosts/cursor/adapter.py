@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ...hooks.events import CLAUDE_TO_CURSOR, CURSOR_EVENTS
 from ...hooks.model import Candidate, resolved
-from ...interpreter import DEFAULT as DEFAULT_PYTHON
-from ...layout import RUNTIME_FOLDER
+from ...layout import DEFAULT_PYTHON, RUNTIME_FOLDER
 from ..base import (
     Capabilities,
     Entry,

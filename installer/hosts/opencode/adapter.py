@@ -31,8 +31,7 @@ from ... import resources, safe_read
 from ...document import Document
 from ...errors import ExitCode, HookwrightError
 from ...hooks.model import Candidate, ConfigFile, resolved
-from ...interpreter import DEFAULT as DEFAULT_PYTHON
-from ...layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
+from ...layout import DEFAULT_PYTHON, PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
 from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path, folders_below
 from ..claude.adapter import tools_named

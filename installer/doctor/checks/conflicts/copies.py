@@ -12,7 +12,7 @@ from ....hosts.base import Host
 from ... import dedup
 from ...discovery import SCOPE_ORDER
 from ...model import Context, Finding, Handler, RuleTable
-from .common import at_handler, builtins_here, place
+from . import at_handler, builtins_here, place
 
 COPY_RULES = RuleTable()  # a handler that repeats an earlier one (dedup.Copy)
 PACK_COPY_RULES = RuleTable()  # one pack hook wired into several files (PackCopies)

@@ -15,7 +15,7 @@ from ....hosts.cursor import protocol as cursor_protocol
 from ... import handler_facts
 from ...model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 from ..hosts import claude_tool_names
-from .common import at_handler, first_found, place
+from . import at_handler, first_found, place
 
 # Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
 CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile"),

@@ -12,7 +12,7 @@ from ....hooks.regex.overlap import (
 from ... import handler_facts
 from ...handler_facts import pack_rewrites
 from ...model import Context, Finding, Handler, RuleTable, cached_property
-from .common import at_handler, builtins_here, first_found, place
+from . import at_handler, builtins_here, first_found, place
 from .races import RACE_EVENTS, combine, hook_name
 
 MOOT_RULES = RuleTable()  # a rewriting pack hook beside a foreign hook on its event (PackBeside)

@@ -29,7 +29,7 @@ from ....patterns import lazy
 from ... import handler_facts
 from ...handler_facts import NO, YES, Rewrite
 from ...model import Context, Finding, Handler, RuleTable, cached_property
-from .common import at_handler, builtins_here, place
+from . import at_handler, builtins_here, place
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
     from ...scripts.probe import ProbeResult
