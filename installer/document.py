@@ -16,7 +16,7 @@ from _json import scanstring  # what json.decoder uses, in C (typeshed types it 
 from functools import cache
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Iterator, NoReturn
+from typing import Any, NoReturn
 
 from . import safe_read
 from .errors import ErrorKind, ExitCode, HookwrightError
@@ -57,9 +57,8 @@ def _surrogate_escapes() -> dict[int, str]:
 
 
 class Node:
-    """One JSON value's place in the text, [start, end). A container reads its members (or items)
-    on first use: finding a value reads only the containers along its path (after one regex pass,
-    in C, that finds where every container ends)."""
+    """One JSON value's place in the text, [start, end). A container's members (or items) are read
+    from its document's index (_Source.index: every container's spans, in one walk of the text)."""
 
     __slots__ = ("source", "kind", "start", "end", "_members", "_items")
 
@@ -74,13 +73,16 @@ class Node:
     def members(self) -> list[tuple[str, int, "Node"]]:
         """An object's (key, key_start, value) in file order; [] for anything else."""
         if self._members is None:
-            self._members = list(self.source.each_member(self.start)) if self.kind == "object" else []
+            source = self.source
+            self._members = [(key, key_start, Node(source, start, end))
+                             for key, key_start, start, end in source.index().members.get(self.start, ())]
         return self._members
 
     @property
     def items(self) -> list["Node"]:
         if self._items is None:
-            self._items = list(self.source.each_item(self.start)) if self.kind == "array" else []
+            source = self.source
+            self._items = [Node(source, start, end) for start, end in source.index().items.get(self.start, ())]
         return self._items
 
     def child(self, key: str | int) -> "Node | None":
@@ -192,6 +194,33 @@ class Document:
             node = node.child(key)
         return node
 
+    def start_of(self, keys: Keys, at_key: bool = False) -> int:
+        """Where the value at `keys` begins (`at_key`: where its key does), or where its nearest
+        parent that is there begins: read along the path in the document's index, no Node made."""
+        root = self.root
+        assert root is not None
+        if not isinstance(root, Node):  # a tree of places built with the document (Codex's TOML: toml_places.py)
+            return _start_along(root, keys, at_key)
+        index = root.source.index()
+        start = root.start
+        for depth, key in enumerate(keys):
+            members = index.members.get(start)
+            if members is not None:
+                for member in members:  # (a parsed document's keys are unique)
+                    if member[0] == key:
+                        break
+                else:
+                    return start
+                if at_key and depth == len(keys) - 1:
+                    return member[1]
+                start = member[2]
+                continue
+            items = index.items.get(start)
+            if items is None or not isinstance(key, int) or not 0 <= key < len(items):
+                return start
+            start = items[key][0]
+        return start
+
     # ---- writing -------------------------------------------------------------------
 
     @property
@@ -242,10 +271,6 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         names = [key for key, _ in pairs]
         raise _Duplicate(next(key for i, key in enumerate(names) if key in names[:i]))
     return seen
-
-
-class _Duplicate(Exception):
-    """A key repeated in one object (its name is the message)."""
 
 
 def _too_deep(path: Path) -> HookwrightError:
@@ -335,11 +360,6 @@ def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> Hookwrigh
                            kind=ErrorKind.NOT_JSON, reason=what)
 
 
-# Everything up to the next bracket outside a string, then that bracket.
-_TO_BRACKET = lazy(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])')
-_SCALAR = lazy(r"[^\s,\]}]+")  # a number, true, false or null
-
-
 def _past(text: str, at: int, mark: str) -> int:
     """Where what follows a value or key begins: past the whitespace, the `mark` (a `,` or `:`) if
     it stands there, and the whitespace after it (_WS's own pattern: one compile fewer for each)."""
@@ -347,57 +367,124 @@ def _past(text: str, at: int, mark: str) -> int:
     return _WS.match(text, at + 1).end() if text.startswith(mark, at) else at
 
 
+# What follows in an array: past the blanks and a comma, an item that is a string without an
+# escape (group 2), a container (3: its bracket) or a number or literal (4); none of them (group 1
+# alone, empty) at the array's end or before a string with an escape. In an object: its next key,
+# without an escape (group 1), the colon, and its value as an item's. One match reads a member or an
+# item: each Python call of the walk costs more than the characters it reads (see _Source.index).
+_VALUE = r'(?:("[^"]*(?<!\\)")|([\[{])|([^ \t\n\r,\]}"]+))?'
+_BLANKS = r"[ \t\n\r,]*"
+_ITEM = lazy(_BLANKS + "()" + _VALUE)
+_MEMBER = lazy(_BLANKS + r'("[^"\\]*")[ \t\n\r]*:[ \t\n\r]*' + _VALUE)
+_BLANKS_COMMA = lazy(r"[ \t\n\r,]*")
+
+
+class _Index:
+    """Every container of a text, by where it starts: an object's members (key, key_start,
+    value_start, value_end) and an array's items (start, end), in text order."""
+
+    def __init__(self) -> None:
+        self.members: dict[int, list[tuple[str, int, int, int]]] = {}
+        self.items: dict[int, list[tuple[int, int]]] = {}
+
+
+class _Duplicate(Exception):
+    """A key repeated in one object (its name is the message; `at`: where the repeat is written)."""
+
+    def __init__(self, key: str, at: int = 0) -> None:
+        super().__init__(key)
+        self.at = at
+
+
 class _Source:
-    """The text of a document that json.loads accepted, and where each of its containers ends."""
+    """The text of a document that json.loads accepted, and the index of its containers."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.last = len(text.rstrip(" \t\n\r"))  # where the root value ends: only whitespace follows
-        self._ends: dict[int, int] | None = None
+        self._index: _Index | None = None
 
     def root(self) -> Node:
         return Node(self, _WS.match(self.text, 0).end(), self.last)
 
-    def _end(self, start: int) -> int:
-        first = self.text[start]
-        if first in "{[":
-            return self.container_ends()[start]
-        if first == '"':
-            return scanstring(self.text, start + 1)[1]
-        scalar: re.Match[str] = _SCALAR.match(self.text, start)
-        return scalar.end()
+    def index(self, duplicates: bool = False) -> _Index:
+        """Every container's members or items, from one walk of the text on first use (a
+        finding's place, a splice): a member or an item is one pattern match, a container ends
+        where its own walk does, and a value is read again only for a string with an escape.
+        `duplicates`: stop at the first key that repeats one of its object (_Duplicate)."""
+        if self._index is None:
+            index, start = _Index(), _WS.match(self.text, 0).end()
+            if self.text[start] in "[{":
+                self._container(start, index, duplicates)
+            self._index = index
+        return self._index
 
-    def container_ends(self) -> dict[int, int]:
-        """Start -> end of every object and array: one regex pass that stops only at brackets."""
-        if self._ends is None:
-            ends, open_at = {}, []
-            for match in _TO_BRACKET.finditer(self.text, 0, self.last):  # no bracket to find beyond
-                at = match.start(1)
-                if self.text[at] in "[{":
-                    open_at.append(at)
-                elif open_at:  # (unbalanced only in text json.loads stopped reading: see _first_duplicate)
-                    ends[open_at.pop()] = at + 1
-            self._ends = ends
-        return self._ends
-
-    def each_member(self, start: int) -> Iterator[tuple[str, int, Node]]:
-        """(key, key_start, value) of the object at `start`, in text order."""
+    def _container(self, start: int, index: _Index, duplicates: bool) -> int:
+        """Index the container at `start` and those in it: where it ends. (The value's three
+        readings are written out in both loops: a call for each value costs 2 M instructions of
+        the corpus tree.)"""
         text = self.text
-        i = _WS.match(text, start + 1).end()
-        while text[i] != "}":
-            key, after_key = scanstring(text, i + 1)
-            value_start = _past(text, after_key, ":")
-            value_end = self._end(value_start)
-            yield key, i, Node(self, value_start, value_end)
-            i = _past(text, value_end, ",")
+        if text[start] == "{":
+            members: list[tuple[str, int, int, int]] = []
+            index.members[start] = members
+            seen: set[str] = set()
+            at = start + 1
+            while True:
+                value: re.Match[str] | None = _MEMBER.match(text, at)
+                if value is not None:
+                    key_start, after = value.span(1)
+                    key = text[key_start + 1:after - 1]
+                else:  # the object's end, or a key with an escape
+                    blanks: re.Match[str] = _BLANKS_COMMA.match(text, at)
+                    key_start = blanks.end()
+                    if text[key_start] != '"':
+                        return key_start + 1
+                    key, after = scanstring(text, key_start + 1)
+                    value = _ITEM.match(text, _past(text, after, ":"))
+                if duplicates:
+                    if key in seen:
+                        raise _Duplicate(key, key_start)
+                    seen.add(key)
+                kind = value.lastindex or 1  # (group 1 always takes part)
+                if kind == 1:  # a string with an escape
+                    value_start = value.end()
+                    at = scanstring(text, value_start + 1)[1]
+                else:
+                    value_start, at = value.span(kind)
+                    if kind == 3:
+                        at = self._container(value_start, index, duplicates)
+                members.append((key, key_start, value_start, at))
+        items: list[tuple[int, int]] = []
+        index.items[start] = items
+        at = start + 1
+        while True:
+            item: re.Match[str] = _ITEM.match(text, at)
+            kind = item.lastindex or 1
+            if kind == 1:  # the array's end, or a string with an escape
+                value_start = item.end()
+                if text[value_start] != '"':
+                    return value_start + 1
+                at = scanstring(text, value_start + 1)[1]
+            else:
+                value_start, at = item.span(kind)
+                if kind == 3:
+                    at = self._container(value_start, index, duplicates)
+            items.append((value_start, at))
 
-    def each_item(self, start: int) -> Iterator[Node]:
-        text = self.text
-        i = _WS.match(text, start + 1).end()
-        while text[i] != "]":
-            end = self._end(i)
-            yield Node(self, i, end)
-            i = _past(text, end, ",")
+
+def _start_along(root: Node, keys: Keys, at_key: bool) -> int:
+    """Document.start_of read with `child` and `members` down a tree of places that answer them."""
+    node = root
+    for depth, key in enumerate(keys):
+        if at_key and depth == len(keys) - 1:
+            for name, key_start, _ in node.members:
+                if name == key:
+                    return key_start
+        found = node.child(key)
+        if found is None:
+            return node.start
+        node = found
+    return node.start
 
 
 def _first_duplicate(text: str) -> tuple[str, int] | None:
@@ -405,29 +492,13 @@ def _first_duplicate(text: str) -> tuple[str, int] | None:
 
     json.loads stops at the object that holds it, so the text after that may not be JSON at all:
     the walk goes in text order and stops there (None if what it reads runs into broken text)."""
-    source = _Source(text)
-
-    def walk(start: int) -> tuple[str, int] | None:
-        if text[start] == "{":
-            seen = set()
-            for key, key_start, value in source.each_member(start):
-                if key in seen:
-                    return key, key_start
-                seen.add(key)
-                found = walk(value.start)
-                if found:
-                    return found
-        elif text[start] == "[":
-            for item in source.each_item(start):
-                found = walk(item.start)
-                if found:
-                    return found
-        return None
-
     try:
-        return walk(source.root().start)
+        _Source(text).index(duplicates=True)
+    except _Duplicate as found:
+        return str(found), found.at
     except (IndexError, KeyError, ValueError, RecursionError):
         return None
+    return None
 
 
 def _deeper_than(data: Any, limit: int) -> bool:

@@ -42,8 +42,23 @@ def test_every_value_is_found_where_its_text_is(data, layout, padding):
     for keys, node, value in every_node(doc.root, data):
         assert json.loads(doc.text[node.start:node.end]) == value, keys
         assert doc.node_at(*keys) is node
+        assert doc.start_of(keys) == node.start
         for key, key_start, _ in node.members:
             assert scanstring(doc.text, key_start + 1)[0] == key
+            assert doc.start_of(keys + (key,), at_key=True) == key_start
+
+
+@pytest.mark.parametrize("raw", [
+    # strings that end in an escaped backslash, or hold an escaped quote, as keys, values and items
+    r'{"a\\": "x\\", "b": ["\\", "\"", "q\\\"", "\\\\"], "c\"": {"d\u0041": "e\\"}, "f": 1}',
+    '{ "a" : [ ] , "b" : { } , "c" : [ [ ] , { } , -1.5e3 , true , null ] }',
+    r'[{"k": "\\"}, "\"]", "[{", 2]',
+])
+def test_values_are_found_past_strings_with_escapes_and_brackets(raw):
+    data = json.loads(raw)
+    doc = Document.parse(Path("settings.json"), raw.encode())
+    for keys, node, value in every_node(doc.root, data):
+        assert json.loads(doc.text[doc.start_of(keys):node.end]) == value, keys
 
 
 def test_a_key_position_is_where_its_quote_opens():
@@ -52,6 +67,9 @@ def test_a_key_position_is_where_its_quote_opens():
     assert doc.text[a_start:a_start + 3] == '"a"' and b_key == 'b"c' and doc.text[b_start] == '"'
     assert doc.position(doc.node_at("b\"c", "d", 1, "e")) == (3, 30)
     assert doc.node_at("b\"c", "d", 2) is None and doc.node_at("nope") is None
+    # a path that is not there: its nearest parent that is
+    assert doc.start_of(("b\"c", "d", 2)) == doc.node_at("b\"c", "d").start
+    assert doc.start_of(("nope", "x"), at_key=True) == doc.root.start
 
 
 def refusal(raw: bytes):

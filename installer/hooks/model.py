@@ -71,7 +71,7 @@ class ConfigFile:
         self.plugin_root = plugin_root  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
         self.error = error  # why the file could not be read or parsed (document is None then)
         self.source = source  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
-        self._positions: dict[Keys, tuple[int, int]] = {}
+        self._positions: dict[tuple[Keys, bool], tuple[int, int]] = {}
 
     @property
     def from_plugin(self) -> bool:
@@ -85,20 +85,9 @@ class ConfigFile:
         document = self.document
         if document is None or document.root is None:
             return 1, 1
-        if at_key and keys:
-            parent = document.node_at(*keys[:-1])
-            key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
-            if key_start is not None:
-                return document.position_of(key_start)
-        found = self._positions.get(keys)
+        found = self._positions.get((keys, at_key))
         if found is None:
-            nearest = document.root  # (the root is there when nothing along the path is)
-            for end in range(len(keys), 0, -1):
-                node = document.node_at(*keys[:end])
-                if node is not None:
-                    nearest = node
-                    break
-            found = self._positions[keys] = document.position_of(nearest.start)
+            found = self._positions[keys, at_key] = document.position_of(document.start_of(keys, at_key))
         return found
 
 class Handler:
@@ -124,6 +113,20 @@ class Handler:
     def where(self) -> str:
         """`file:line`, as a report names the handler."""
         return f"{self.file.path}:{self.file.position(self.keys)[0]}"
+
+    @cached_property
+    def kind(self) -> str | None:
+        """Its type ("command" when a Cursor entry leaves it out; "plugin" for opencode's code
+        in-process), or None for a bare string: kept, as a run asks it of each handler a dozen
+        times (the corpus tree: 23,069 asks of 1,870 handlers, each a host lookup)."""
+        value = self.value
+        host = hosts.of(self.file.host)
+        if host is not None and host.plugin_file_kind:
+            return "plugin"
+        if not isinstance(value, dict):
+            return None
+        default = "command"
+        return value.get("type", default) if isinstance(value.get("type", default), str) else None
 
     def source(self) -> dict[str, Any]:
         """Where the handler is, as `list --json` and `simulate --json` give it."""
@@ -192,16 +195,8 @@ class Configs:
 
 
 def kind(handler: Handler) -> str | None:
-    """The handler's type ("command" when a Cursor entry leaves it out; "plugin" for opencode's
-    code in-process), or None for a bare string."""
-    value = handler.value
-    host = hosts.of(handler.file.host)
-    if host is not None and host.plugin_file_kind:
-        return "plugin"
-    if not isinstance(value, dict):
-        return None
-    default = "command"
-    return value.get("type", default) if isinstance(value.get("type", default), str) else None
+    """The handler's type (Handler.kind)."""
+    return handler.kind
 
 
 HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode", "gemini": "Gemini CLI",

@@ -145,7 +145,7 @@ class Lexer:
                 out.append(Word(op, operator=not (in_test and op in ("&&", "||", "(", ")"))))
                 self.i += len(op)
                 continue
-            simple = _SIMPLE_WORD.match(text, self.i)
+            simple = _SIMPLE_WORD.match(text, self.i) if starts else None  # (matched above where not)
             if simple:  # most words: nothing to unquote or expand
                 out.append(Word(simple.group()))
                 self.i = simple.end()
