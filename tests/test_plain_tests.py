@@ -103,7 +103,7 @@ def test_a_plain_permission_rule_is_told_as_its_regex_told_it(rule):
 
 @settings(max_examples=400)
 @given(_texts("/home", "/", "/.", "/..", "/...", "a b", size=6))
-@example("/work/measure/typical")
+@example("/home/user/project")
 @example("/a/../b")
 @example("/..\n")
 def test_a_portable_project_folder_is_told_as_its_regex_told_it(folder):
