@@ -118,7 +118,8 @@ class Handler:
     def kind(self) -> str | None:
         """Its type ("command" when a Cursor entry leaves it out; "plugin" for opencode's code
         in-process), or None for a bare string: kept, as a run asks it of each handler a dozen
-        times (the corpus tree: 23,069 asks of 1,870 handlers, each a host lookup)."""
+        times (the corpus tree: 23,069 asks of 1,870 handlers, each a host lookup). Safe to keep:
+        a handler's value and file are set when its file is loaded and nothing changes them."""
         value = self.value
         host = hosts.of(self.file.host)
         if host is not None and host.plugin_file_kind:
