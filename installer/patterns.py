@@ -111,11 +111,15 @@ def holds_word(text: str, words: tuple[str, ...], also: str = "") -> bool:
     for word in words:
         at = text.find(word)
         while at >= 0:
-            end = at + len(word)
-            if (at == 0 or not _joins(text[at - 1], also)) and (end == len(text) or not _joins(text[end], also)):
+            if stands_alone(text, at, at + len(word), also):
                 return True
             at = text.find(word, at + 1)
     return False
+
+
+def stands_alone(text: str, start: int, end: int, also: str = "") -> bool:
+    r"""Whether text[start:end] has no word character on either side (`\b` of a word), nor one of `also`."""
+    return (start == 0 or not _joins(text[start - 1], also)) and (end == len(text) or not _joins(text[end], also))
 
 
 def _joins(character: str, also: str) -> bool:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Sequence, Ty
 from ... import safe_read
 from ...errors import HookwrightError
 from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
-from ...patterns import holds_word, lazy
+from ...patterns import holds_word, lazy, stands_alone
 from ...records import Record
 from ..shell import quoted
 from ..shell.lex import closing_brace
@@ -388,8 +388,7 @@ def _jq_words(text: str) -> list[int]:
     """Where each `jq` of the text that is a word of its own (no letter, digit or _ on either side) ends."""
     ends, at = [], text.find("jq")
     while at >= 0:
-        if not (text[at - 1:at].isalnum() or text[at - 1:at] == "_") and not (
-                text[at + 2:at + 3].isalnum() or text[at + 2:at + 3] == "_"):
+        if stands_alone(text, at, at + 2):
             ends.append(at + 2)
         at = text.find("jq", at + 2)
     return ends
