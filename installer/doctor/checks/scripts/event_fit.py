@@ -247,14 +247,14 @@ RETRY_WHILES = {
 # arithmetic of numbers and names, with one level of parentheses: `1 + attempt`, `1000 * (i + 1)`
 EXPRESSION = r"[\w\s+*/.-]*(?:\([\w\s+*/.-]*\)[\w\s+*/.-]*)*"
 BODY_SLEEPS = {
-    "python": lazy(rf"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*)|(?P<expr>{EXPRESSION}))\s*\)"""),
+    "python": lazy(rf"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*)|(?P<expr>{EXPRESSION}))\s*\)""",
+                   needs=("sleep(",)),
     "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(?:(\d+(?:\.\d+)?)s?\b|"?\$\{?(?P<var>[A-Za-z_]\w*)\}?"?|"""
-                  r""""?\$\(\((?P<expr>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)\)"?)"""),
+                  r""""?\$\(\((?P<expr>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)\)"?)""", needs=("sleep",)),
     "javascript": lazy(rf"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*)|(?P<expr>{EXPRESSION}))\s*\)|"""
-                       rf"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*)|(?P<expr2>{EXPRESSION}))\s*\)"""),
+                       rf"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*)|(?P<expr2>{EXPRESSION}))\s*\)""",
+                       needs=("setTimeout(", "await")),
 }
-# a word every match of BODY_SLEEPS holds, by language
-SLEEP_WORDS = {"python": ("sleep(",), "shell": ("sleep",), "javascript": ("setTimeout(", "await")}
 # what one pass may wait besides its sleep: a call's own time limit (seconds; JavaScript's in ms),
 # reached when the service it calls does not answer (urlopen(..., timeout=2), requests' timeout=,
 # subprocess.run(timeout=), curl --max-time 5 or -m 5, read -t 5, `timeout 5 cmd`, fetch's
@@ -277,7 +277,7 @@ def _retry_wait(code: Code) -> tuple[float, int, str] | None:
     where the loop starts, and how. The loop may end early (the lock freed, the service up), so
     this is the most it waits, not what it always waits."""
     loops, sleeps = RETRY_LOOPS.get(code.language), BODY_SLEEPS.get(code.language)
-    if loops is None or sleeps is None or not any(word in code.text for word in SLEEP_WORDS[code.language]):
+    if loops is None or sleeps is None or not any(word in code.text for word in sleeps.needs):
         return None  # (no loop of the code can sleep: its loops are not looked for)
     found = None
     for loop, count in [*_counted_for_loops(code, loops), *_counted_while_loops(code)]:
