@@ -1,5 +1,5 @@
 """`doctor FILE` on a project's file also reports its conflicts with what the agent loads with it on
-this machine (installer/doctor/machine.py): the user's settings, the local and managed ones, the
+this machine (installer/doctor/run.py: around): the user's settings, the local and managed ones, the
 plugins they enable, Cursor's user file, opencode's other plugin folders. Those findings are
 marked as depending on this machine; the file's own findings stay as `--isolated` gives them,
 and a machine without such files (CI) adds nothing."""

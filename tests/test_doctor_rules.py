@@ -639,7 +639,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 
 @pytest.mark.parametrize("tables, prefix", [
-    ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches+scopes", "structure/"),
+    ("commands", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches+scopes", "structure/"),
     ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery+http_services", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])

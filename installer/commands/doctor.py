@@ -39,7 +39,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
            ignore: list[str] | None = None, min_severity: str | None = None, use_config: bool = True,
            probe_without_sandbox: bool = False) -> Result:
     """Named files are checked with their conflicts with what the host loads with them on this
-    machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
+    machine (doctor/run.py: around) unless `isolated`; those findings count for the exit code too:
     the hooks do race on this machine. The findings reported are the ones the selection keeps
     (doctor/selection.py: the command line over the project's config)."""
     if host is not None and host not in HOSTS:

@@ -7,7 +7,7 @@ A run goes through five stages, one module each, in this order:
     model.py       the words every check speaks: Context, Finding, the rule catalog, and the hooks'
                    words it re-exports (ConfigFile, Handler: installer/hooks/model.py)
     run.py         the checks over one Context (parallel.py shares many projects out between
-                   processes; machine.py adds the machine's own files a project's run together with)
+                   processes), and the machine's own files a project's run together with (around)
     report.py      the findings for people (text), programs (JSON) and code scanning (SARIF),
                    after selection.py has kept the ones asked for (--select, --ignore, the project's config)
 

@@ -198,7 +198,7 @@ class Finding(Record):
     about: tuple[Hashable, ...] = ()  # its subject where the message holds more (two racers)
     focused: bool = False  # it involves a handler in Context.focus
     # the files not given (the user's settings, a plugin...) that `doctor FILE` found it with: it
-    # depends on this machine (doctor/machine.py); () for a finding of the given files alone
+    # depends on this machine (doctor/run.py: around); () for a finding of the given files alone
     machine: tuple[str, ...] = ()
     confirmed_by_probe: bool = False  # a static finding that `doctor --probe` saw happen (probe.confirm)
 

@@ -3,6 +3,13 @@
 Each command is resolved statically first (installer/doctor/shell/resolve.py): only a path the host
 would really use is checked on disk, and a path built at run time ($(...), backticks, unknown
 variables) is never called missing.
+
+Reach (REACH_RULES): hooks that depend on files of another scope. A hook of the user's settings,
+the administrator's or a plugin runs in every project, and one that reaches its script through
+the project's folder (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`) finds it only in the projects
+that have it; a plugin's own script belongs under `${CLAUDE_PLUGIN_ROOT}`. Where the script is
+missing in this project, command/script-missing says so (worded for a shared hook); these rules
+say what holds where it is not missing.
 """
 from __future__ import annotations
 
@@ -30,9 +37,8 @@ from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell.interpret import python_name
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution, Where
-from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
+from ..shell.tree import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
-from .reach import plugins_own, shared_script_places
 from .scopes import settings_path as _settings_path
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -200,7 +206,7 @@ class Command:
 
     @cached_property
     def streams(self) -> tuple[Streams, ...]:
-        """Where each simple command of the line sends its stdout and stderr (shell/streams.py)."""
+        """Where each simple command of the line sends its stdout and stderr (shell/tree.py: streams)."""
         return streams(self.written)
 
     def streams_of(self, script: str) -> Streams | None:
@@ -275,6 +281,7 @@ class Command:
 
 
 RULES = RuleTable()  # the command rules, one function each, in the order they run
+REACH_RULES = RuleTable()  # a command of a hook every project runs (a shared file's)
 
 
 # the premises several command rules share (RuleTable.rule's `premise`): asked once per command,
@@ -317,9 +324,16 @@ def _names_a_home_path(ctx: Context, command: Command) -> bool:
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
     shared: set[tuple[object, ...]] = set()
+    everywhere: dict[int, bool] = {}  # each file's: does every project run its hooks (REACH_RULES' premise, once a file)
     for handler in ctx.handlers:
         if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
+        file = handler.file
+        if id(file) not in everywhere:
+            host = hosts.of(file.host)
+            everywhere[id(file)] = host is not None and file.project is not None and host.shared_by_projects(file)
+        if everywhere[id(file)]:
+            yield from REACH_RULES.run(ctx, handler)
         written = handler.command
         if not isinstance(written, str) or not written.strip():
             continue  # the structure rules report a missing command
@@ -716,7 +730,7 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
 
 
 def _shared_script_places(ctx: Context) -> dict[str, str]:
-    """reach.shared_script_places of each host of the run's files, for the hints (asked for each
+    """shared_script_places of each host of the run's files, for the hints (asked for each
     missing script: a thousand times on the corpus tree, each asking the adapter for its user folder),
     asked once per host (once per file, the corpus tree asked the adapter 269 times)."""
     return {name: shared_script_places(hosts.get(name)) for name in {file.host for file in ctx.files}
@@ -909,3 +923,60 @@ def _home_path_is_a_problem(scope: str, path: str) -> bool:
 
 def _quote(text: str) -> str:
     return text if not any(c in text for c in " '\"$`\\") else "'" + text.replace("'", "'\\''") + "'"
+
+
+# ---- reach: a hook every project runs, and the scripts it reaches through the project ---------------
+
+def _shared_scripts(handler: Handler) -> Iterator[tuple[str, Path, str]]:
+    """(the script as written, its path in this project, the variable) for each file the shared
+    hook reaches through the project's folder."""
+    for inv in handler_facts.resolution(handler).invocations:
+        variable = handler_facts.through_project(handler, inv)
+        if variable is not None and inv.path is not None:
+            yield inv.script or str(inv.path), inv.path, variable
+
+
+def plugins_own(file: ConfigFile, path: Path) -> Path | None:
+    """The plugin's own copy of a script its hook reaches through the project's folder (`path`, in
+    the project), or None: command/plugin-script-through-project's case, which script-missing leaves to it."""
+    root, project = file.plugin_root, file.project
+    if root is None or project is None or not file.from_plugin or not path.is_relative_to(project):
+        return None
+    own = root / path.relative_to(project)
+    return own if disk.is_file(own) else None
+
+
+@REACH_RULES.rule("command/plugin-script-through-project")
+def _plugin_script_through_project(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A plugin's hook that names its own script through the project: the script is in the
+    plugin's folder, and no project has it there."""
+    for script, path, variable in _shared_scripts(handler):
+        own = plugins_own(handler.file, path)
+        if own is not None and handler.file.project is not None:
+            yield ctx.finding("command/plugin-script-through-project", handler.file, handler.keys + ("command",),
+                              script=script, variable=variable, own=str(own),
+                              relative=path.relative_to(handler.file.project).as_posix())
+
+
+@REACH_RULES.rule("command/shared-hook-project-script")
+def _shared_hook_project_script(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A user, managed or plugin hook whose script is in this project: it runs in every project,
+    and doctor cannot tell whether the others have the script."""
+    file = handler.file
+    for script, path, variable in _shared_scripts(handler):
+        project = file.project
+        if project is None or not disk.is_file(path):
+            continue  # (missing here: command/script-missing)
+        if file.plugin_root is not None and disk.is_file(file.plugin_root / path.relative_to(project)):
+            continue  # (the plugin's own script: plugin-script-through-project)
+        host = hosts.get(file.host)
+        yield ctx.finding("command/shared-hook-project-script", file, handler.keys + ("command",), script=script,
+                          variable=variable, scope="a plugin" if file.from_plugin else f"the {file.scope} settings",
+                          user_hooks=host.user_hooks_folder(), project_file=host.project_file())
+
+
+def shared_script_places(host: Host) -> str:
+    """Where a hook shared by every project keeps its script, for a hint: beside the user's
+    settings, or (a host with plugins) in a plugin's own folder."""
+    plugin = ", a plugin's own folder through ${CLAUDE_PLUGIN_ROOT}" if host.has_plugins else ""
+    return host.user_hooks_folder() + plugin

@@ -37,8 +37,7 @@ from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable
 from ..shell.resolve import resolve_shell
 from ..shell.results import Where
-from ..shell.streams import streams
-from ..shell.tree import AndOr, parse
+from ..shell.tree import AndOr, parse, streams
 from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()

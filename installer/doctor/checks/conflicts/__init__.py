@@ -3,8 +3,8 @@
 One module per family, each rule one function in a table over the unit it looks at; `check`
 runs the families in this order:
 - races.py: the input-rewrite race, two hooks that may rewrite one call's input (Claude Code,
-  Cursor's preToolUse, opencode's plugins);
-- moot.py: a hook of one of our packs whose rewrite a foreign hook can refuse;
+  Cursor's preToolUse, opencode's plugins), and a hook of one of our packs whose rewrite a
+  foreign hook can refuse;
 - copies.py: duplicates, one command configured several times, or one of our packs in two scopes;
 - cross_host.py: a Cursor hook that does the job of a Claude Code hook Cursor also runs;
 - session_end.py: SessionEnd hooks under the shared budget.
@@ -22,7 +22,7 @@ from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ...model import Context, Finding, Handler, RuleTable
 
-FAMILIES = ("races", "moot", "copies", "cross_host", "session_end")
+FAMILIES = ("races", "copies", "cross_host", "session_end")
 # what a run must hold for a family to find anything there: a run without it does not import the
 # family (each module is about 1 M instructions of doctor's 394 M on a typical file)
 PREMISES: dict[str, Callable[[Context], bool]] = {

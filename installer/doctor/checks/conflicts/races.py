@@ -1,6 +1,8 @@
 """The input-rewrite race: two handlers on PreToolUse or PermissionRequest that can match a
 common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks) (RACE_RULES), and
-its kin for Cursor's preToolUse (CURSOR_RACE_RULES) and opencode's plugins (PLUGIN_RACE_RULES).
+its kin for Cursor's preToolUse (CURSOR_RACE_RULES) and opencode's plugins (PLUGIN_RACE_RULES);
+and a hook of one of our packs whose rewrite a foreign hook on the same calls makes moot: a
+refusal wins over every rewrite (MOOT_RULES).
 
 Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
 command runs once) and by matcher signature before any pair is looked at, candidate pairs come
@@ -20,6 +22,7 @@ from ....hooks.regex.overlap import (
     Overlap,
     matched_builtins,
     mcp_overlaps,
+    overlap,
     server_reach,
     tools_meet,
     unseen_servers,
@@ -27,9 +30,9 @@ from ....hooks.regex.overlap import (
 from ....hosts.opencode.adapter import OWN_TOOLS
 from ....patterns import lazy
 from ... import handler_facts
-from ...handler_facts import NO, YES, Rewrite
+from ...handler_facts import NO, YES, Rewrite, pack_rewrites
 from ...model import Context, Finding, Handler, RuleTable, cached_property
-from . import at_handler, builtins_here, place
+from . import at_handler, builtins_here, first_found, place
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
     from ...scripts.probe import ProbeResult
@@ -42,6 +45,7 @@ PERMISSION_TOOL = lazy(r"\s*([^()\s]+)")  # the tool a handler's `if` rule names
 RACE_RULES = RuleTable()  # two Claude Code hooks that may rewrite one call's input (RacePair)
 CURSOR_RACE_RULES = RuleTable()  # two Cursor preToolUse entries that rewrite one call's input (CursorPair)
 PLUGIN_RACE_RULES = RuleTable()  # two opencode plugins that change one call's arguments (PluginPair)
+MOOT_RULES = RuleTable()  # a rewriting pack hook beside a foreign hook on its event (PackBeside)
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -51,6 +55,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from CURSOR_RACE_RULES.run(ctx, cursor_pair)
     for plugin_pair in _plugin_race_pairs(ctx):
         yield from PLUGIN_RACE_RULES.run(ctx, plugin_pair)
+    for foreign_hooks in _foreign_hooks_beside_packs(ctx):
+        yield from first_found(ctx, MOOT_RULES, foreign_hooks)
 
 
 # ---- the input-rewrite race ------------------------------------------------------------------------
@@ -569,3 +575,54 @@ def _plugin_name(handler: Handler) -> str:
     if handler.owner:
         return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
     return f"the plugin {handler.file.path.name}"
+
+
+# ---- a hook of ours that a foreign one makes moot -------------------------------------------------
+
+class PackBeside:
+    """A hook of one of our packs whose job is a rewrite, and a foreign hook on its event and host."""
+
+    def __init__(self, handler: Handler, owner: tuple[str, str], other: Handler, builtins: tuple[str, ...],
+                 servers: list[str]) -> None:
+        self.handler = handler
+        self.owner = owner  # its (pack, script)
+        self.other = other
+        self.builtins = builtins
+        self.servers = servers  # the MCP servers they may meet at, seen or not
+
+    @cached_property
+    def shared(self) -> Overlap:
+        return overlap(self.handler.matcher, self.other.matcher, self.builtins, self.servers, self.handler.event)
+
+    @cached_property
+    def refusal(self) -> str | None:
+        """How the foreign hook may refuse the calls both run on (None: it never does, or they share none)."""
+        return handler_facts.refusal(self.other) if self.shared else None
+
+
+def _foreign_hooks_beside_packs(ctx: Context) -> Iterator[Iterator[PackBeside]]:
+    """For each pack hook whose job is a rewrite (an answer, a normalised path), the foreign hooks
+    on its event, one by one (the first that makes it moot is the finding)."""
+    builtins = builtins_here(ctx)
+    for handler in ctx.handlers:
+        owner = handler.owner
+        if owner and combine(handler) == "parallel" and handler.event in RACE_EVENTS and pack_rewrites(*owner):
+            yield (PackBeside(handler, owner, other, builtins,
+                              unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers)
+                   for other in ctx.handlers
+                   if other.event == handler.event and not other.owner and other.file.host == handler.file.host)
+
+
+@MOOT_RULES.rule("conflict/pack-hook-moot")
+def _pack_hook_moot(ctx: Context, at: PackBeside) -> Iterator[Finding]:
+    """A foreign hook on the same calls that can refuse them: a deny or exit 2 wins over every
+    rewrite (deny > defer > ask > allow; docs/hosts/claude-code.md#several-hooks, d), so on the
+    calls it refuses, ours does nothing. (A foreign rewrite that drops what ours set is the
+    input-rewrite race.)"""
+    why = at.refusal
+    if why:
+        pack, hook = at.owner
+        found = ctx.finding("conflict/pack-hook-moot", at.handler.file, at.handler.keys, [place(at.other, why)],
+                            about=(at.owner, hook_name(at.other)), pack=pack, hook=hook, other=hook_name(at.other),
+                            tools=at.shared.describe(), why=why)
+        yield at_handler(found, at.handler)

@@ -1,24 +1,24 @@
 """Structure: does each file parse, and is every event, group and handler in the shape its host reads?
 
 check() walks each file down to its handlers and hands each unit to the table of its rules, one
-module per unit, one function per rule: a file that did not parse to unparsed.py, a parsed one
-to files.py, each event under "hooks" to events.py, each Claude Code matcher group to groups.py,
-each handler (Claude Code's, or a Cursor entry) to handlers.py. Each reads one file (a merged
-setting, such as httpHookAllowedEnvVars, from the run's files); what weighs the files together,
-the kill switches and the plugin manifests, is switches.py. What differs between the two hosts'
-files is data, in a Format (formats.py), so that a rule both hosts share is one function.
+module per unit, one function per rule: a file, parsed or not, to files.py, each event under
+"hooks" to events.py, each Claude Code matcher group to groups.py, each handler (Claude Code's,
+or a Cursor entry) to handlers.py. Each reads one file (a merged setting, such as
+httpHookAllowedEnvVars, from the run's files); what weighs the files together, the kill switches
+and the plugin manifests, is switches.py. What differs between the two hosts' files is data, in
+a Format (common.py, with what the families share), so that a rule both hosts share is one
+function.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
 from ...model import Context, Finding
+from .common import FORMATS
 from .events import EVENT_RULES
-from .files import FILE_RULES, FileAt
-from .formats import FORMATS
+from .files import FILE_RULES, UNPARSED_RULES, FileAt, Unparsed
 from .groups import GROUP_RULES
 from .handlers import HANDLER_RULES
-from .unparsed import UNPARSED_RULES, Unparsed
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -13,8 +13,7 @@ from ....hooks.events import (
 )
 from ....hosts.base import describe
 from ...model import ConfigFile, Context, Finding, RuleTable
-from .common import is_note, near_event, rewritten
-from .formats import Format
+from .common import Format, is_note, near_event, rewritten
 from .groups import GroupAt
 from .handlers import HandlerAt
 

@@ -1,9 +1,12 @@
-"""A parsed file as a whole (FILE_RULES): its outline, a guard hook that breaks the file for
-Claude Code, and Claude Code's settings outside "hooks" (settings.py reads them)."""
+"""A file as a whole: one that parsed (FILE_RULES: its outline, a guard hook that breaks the
+file for Claude Code, and Claude Code's settings outside "hooks", which settings.py reads), and
+one that could not be read or parsed (UNPARSED_RULES)."""
 from __future__ import annotations
 
 from typing import Any, Iterator
 
+from .... import hosts
+from ....errors import ErrorKind, HookwrightError
 from ....hooks.events import (
     REQUIRED_FIELDS,
     SHELLS,
@@ -11,14 +14,14 @@ from ....hooks.events import (
 )
 from ....hosts.base import describe, outline_problem
 from ....hosts.claude.protocol import GUARD_EVENTS
-from ...model import ConfigFile, Context, Finding, RuleTable, cached_property
-from .common import expected, shown_value
+from ...model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property
+from .common import Format, expected, shown_value
 from .events import EventAt
-from .formats import Format
 from .handlers import HandlerAt
 from .settings import SettingsProblem, problems_outside_hooks
 
 FILE_RULES = RuleTable()  # a parsed file, as a whole
+UNPARSED_RULES = RuleTable()  # a file that could not be read or parsed
 
 # ---- a parsed file: its outline, and Claude Code's settings outside "hooks" ------------------------
 
@@ -186,3 +189,40 @@ def _settings_problems(ctx: Context, at: FileAt, rule_id: str) -> Iterator[Findi
     for found in at.settings_problems:
         if found.rule == rule_id:
             yield ctx.finding(rule_id, at.file, found.keys, variant=found.variant, **found.fields)
+
+
+# ---- a file that did not parse -----------------------------------------------------------------------
+
+class Unparsed:
+    """A file doctor could not read, or whose JSON did not parse."""
+
+    def __init__(self, file: ConfigFile, error: HookwrightError) -> None:
+        self.file = file
+        self.error = error  # why it could not be read or parsed
+
+    def finding(self, ctx: Context, rule_id: str, variant: str | None = None, **params: Any) -> Finding:
+        """At the error's own line and column, with the reader's hint."""
+        return ctx.finding_at(rule_id, self.file, self.error.line, self.error.column, variant=variant,
+                              hint=self.error.hint or "fix the file", **params)
+
+
+@UNPARSED_RULES.rule("structure/unreadable")
+def _unreadable(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind is ErrorKind.UNREADABLE:
+        yield at.finding(ctx, "structure/unreadable", error=at.error.message)
+
+
+@UNPARSED_RULES.rule("structure/duplicate-key")
+def _duplicate_key(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind is ErrorKind.DUPLICATE_KEY:
+        yield at.finding(ctx, "structure/duplicate-key", error=at.error.message)
+
+
+@UNPARSED_RULES.rule("structure/invalid-json")
+def _invalid_json(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind not in (ErrorKind.UNREADABLE, ErrorKind.DUPLICATE_KEY):
+        known = hosts.of_kind(at.file.kind)
+        host = known.title if known is not None else HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (unknown: as Claude Code's)
+        effect = known.unparsed_effect(at.file.path) if known is not None else None  # (a host's other format)
+        yield at.finding(ctx, "structure/invalid-json", detail=at.error.reason if effect is None else at.error.message,
+                         host=host, variant=effect)

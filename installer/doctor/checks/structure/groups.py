@@ -13,8 +13,7 @@ from ....hooks.events import (
 )
 from ....hosts.base import describe
 from ...model import ConfigFile, Context, Finding, RuleTable
-from .common import close_words, is_note, rewritten
-from .formats import ALL_TYPE_FIELDS, CLAUDE_FORMAT
+from .common import ALL_TYPE_FIELDS, CLAUDE_FORMAT, close_words, is_note, rewritten
 from .handlers import HandlerAt
 
 GROUP_RULES = RuleTable()  # one Claude Code matcher group

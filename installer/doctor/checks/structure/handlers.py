@@ -15,8 +15,19 @@ from ....hosts.base import describe
 from ....hosts.claude.protocol import ON_FAILURE_IGNORED
 from ....patterns import lazy
 from ...model import ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
-from .common import close_words, expected, has_type, is_note, listed, rewritten, shown_value
-from .formats import ALL_TYPE_FIELDS, CLAUDE_FORMAT, FIELDS_OF_TYPE, Format
+from .common import (
+    ALL_TYPE_FIELDS,
+    CLAUDE_FORMAT,
+    FIELDS_OF_TYPE,
+    Format,
+    close_words,
+    expected,
+    has_type,
+    is_note,
+    listed,
+    rewritten,
+    shown_value,
+)
 from .settings import settings_objects
 
 HANDLER_RULES = RuleTable()  # one handler: of a Claude Code matcher group, or a Cursor entry
