@@ -110,7 +110,7 @@ def test_what_several_projects_share_is_found_once_whatever_the_number_of_worker
 
 def test_a_setting_the_runs_files_merge_and_a_kill_switch_read_the_same_whatever_the_number_of_workers(
         tmp_path, home, monkeypatch):
-    """structure's rules are shared out by project, switches' are not: httpHookAllowedEnvVars
+    """structure's rules are shared out by project, the kill switches' (scopes.py) are not: httpHookAllowedEnvVars
     merges over the run's files, so one project's list still limits another project's hook in
     a worker that holds only that other project; `disableAllHooks` is read over the whole run."""
     contents = {

@@ -613,7 +613,7 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
     assert {"commands.RULES", "matchers.RULES", "structure.UNPARSED_RULES", "structure.FILE_RULES",
-            "structure.EVENT_RULES", "structure.GROUP_RULES", "structure.HANDLER_RULES", "switches.RULES",
+            "structure.EVENT_RULES", "structure.GROUP_RULES", "structure.HANDLER_RULES", "scopes.RULES",
             "hosts.FILE_RULES", "hosts.ENTRY_RULES", "hosts.PLUGIN_RULES", "installs.INSTALL_RULES",
             "installs.RECEIPT_RULES", "conflicts.RACE_RULES", "conflicts.CURSOR_RACE_RULES",
             "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES", "conflicts.PACK_COPY_RULES",
@@ -639,17 +639,17 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 
 @pytest.mark.parametrize("tables, prefix", [
-    ("commands", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches+scopes", "structure/"),
+    ("commands", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+scopes", "structure/"),
     ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery+http_services", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):
     borrowed = {rule for rule in IN_TWO_TABLES if not rule.startswith(prefix)}
-    held = set().union(*map(rules_of, tables.split("+")))  # (structure/: structure/'s and switches.py's)
+    held = set().union(*map(rules_of, tables.split("+")))  # (structure/: structure/'s and scopes.py's)
     assert held - borrowed == {rule for rule in catalog() if rule.startswith(prefix)}
 
 
-@pytest.mark.parametrize("module", ["structure", "switches", "scopes", "hosts", "installs", "conflicts", "scripts", "opencode"])
+@pytest.mark.parametrize("module", ["structure", "scopes", "hosts", "installs", "conflicts", "scripts", "opencode"])
 def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module):
     """Where a rule kind is split across modules (host/: hosts.py and opencode.py), each module
     names no rule its own tables do not hold."""

@@ -14,7 +14,7 @@ from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "switches", "scopes", "matchers", "conditions", "hosts", "commands", "scripts",
+CHECK_MODULES = ("structure", "scopes", "matchers", "conditions", "hosts", "commands", "scripts",
                  "delivery", "http_services", "opencode", "conflicts", "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts

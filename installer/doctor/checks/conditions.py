@@ -321,7 +321,7 @@ def _guards_by_code(ctx: Context) -> dict[tuple[str, str, Path | None], list[Han
 def _one_session(ctx: Context, file: ConfigFile) -> list[ConfigFile]:
     """The file and the others of its host a session that loads it reads with it: the user's and
     the managed ones, and its own project's; none beside a file named on the command line (judged
-    alone, as switches.py judges one)."""
+    alone, as scopes.py judges one)."""
     return [f for f in ctx.files if f is file or f.host == file.host and "given" not in (f.scope, file.scope)
             and (f.scope not in ("project", "local") or f.project == file.project)]
 

@@ -13,9 +13,8 @@ from typing import Callable, Iterator
 from ...hooks.model import cached_property
 from ...patterns import lazy
 from ...records import Record
-from ..shell.exit import passes_status_on, shell_options
 from ..shell.fails import Failure, ordinary_failure
-from ..shell.interpret import SCRIPT_SUFFIXES
+from ..shell.interpret import SCRIPT_SUFFIXES, passes_status_on, shell_options
 from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, Pipeline, commands, parse, parsed_once
 from .delivery import Joined, Lost

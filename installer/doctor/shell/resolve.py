@@ -14,9 +14,10 @@ Exec form (`args` present): `command` is the executable, looked up on PATH when 
 name, spawned without a shell (so no quotes, variables or `~`; Claude Code substitutes its
 `${CLAUDE_...}` placeholders), and `args` are its arguments.
 
-The reading goes lex.py (words), interpret.py (what each simple command runs), exit.py (which
-failures fail the hook); results.py holds what it reports. Everything here is a pure function of its inputs (PATH lookups are the caller's job), so the
-results are cached: one resolution per distinct command in a run of thousands of handlers.
+The reading goes lex.py (words), interpret.py (what each simple command runs, and which
+failures fail the hook); results.py holds what it reports. Everything here is a pure function of
+its inputs (PATH lookups are the caller's job), so the results are cached: one resolution per
+distinct command in a run of thousands of handlers.
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
 - a script file with the handlers that run it (script_files.py): the Claude Code answer fields
   it writes and what its handlers' events make of them;
 - the code a hook runs, a script file or a shell command written inline in the config: its flow
-  whatever the event (any_event.py), judged against the protocol of the Claude Code events it
-  runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), the input
-  fields it reads (inputs.py), and its tests that can never be true (never_true.py);
+  whatever the event (any_event.py), judged against the hosts' protocols (protocols.py: the
+  Claude Code events it runs on, its answer as Cursor reads it, the input fields it reads; and
+  for a script, the answers its host rejects), and its tests that can never be true (never_true.py);
 - a script file, as the interpreter its command starts loads it (loads.py): its module system,
   its imports;
 - every handler of the run at once (event_fit.py): a variable its events never have, a wait
@@ -24,13 +24,10 @@ from typing import Iterator
 
 from ...model import Context, Finding
 from .any_event import CODE_RULES
-from .claude_answers import CLAUDE_ANSWER_RULES
-from .cursor_answers import CURSOR_ANSWER_RULES
 from .event_fit import EVENT_FIT_RULES
-from .inputs import INPUT_RULES
 from .loads import LOAD_RULES
 from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, TOOL_FIELD_RULES, renaming_scripts, tool_field_readers
-from .rejected import REJECTED_RULES, rejecting_scripts
+from .protocols import CLAUDE_ANSWER_RULES, CURSOR_ANSWER_RULES, INPUT_RULES, REJECTED_RULES, rejecting_scripts
 from .script_files import SCRIPT_RULES
 from .units import HookCode, Script, inline_commands, scripts_of
 

@@ -5,7 +5,7 @@ module per unit, one function per rule: a file, parsed or not, to files.py, each
 "hooks" to events.py, each Claude Code matcher group to groups.py, each handler (Claude Code's,
 or a Cursor entry) to handlers.py. Each reads one file (a merged setting, such as
 httpHookAllowedEnvVars, from the run's files); what weighs the files together, the kill switches
-and the plugin manifests, is switches.py. What differs between the two hosts' files is data, in
+and the plugin manifests, is scopes.py. What differs between the two hosts' files is data, in
 a Format (common.py, with what the families share), so that a rule both hosts share is one
 function.
 """

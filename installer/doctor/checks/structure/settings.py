@@ -1,5 +1,5 @@
 """Claude Code settings: SchemaStore's schema outside "hooks", with the permission rules read as
-Claude Code reads them, and settings files as objects (switches.py reads them together)."""
+Claude Code reads them, and settings files as objects (scopes.py reads them together)."""
 from __future__ import annotations
 
 import json
@@ -194,7 +194,7 @@ def _problem(error: SchemaError) -> tuple[str | None, ProblemFields]:
     return None, {"problem": message if len(message) <= 160 else message[:157] + "..."}
 
 
-# ---- settings files as objects (switches.py reads them together) ----------------------------------
+# ---- settings files as objects (scopes.py reads them together) ----------------------------------
 
 class ObjectFile:
     """A file doctor read whose JSON is an object: a Claude Code settings file, a plugin's manifest."""

@@ -1,0 +1,761 @@
+"""The code a hook runs, judged against the protocols of the hosts that run it: the Claude Code
+events it runs on (CLAUDE_ANSWER_RULES; installer/hosts/claude/protocol.py), its answer as Cursor
+reads it (CURSOR_ANSWER_RULES; installer/hosts/cursor/protocol.py), and the input fields it reads
+that its events never send, on either host (INPUT_RULES); and the answers a host rejects
+(REJECTED_RULES): a decision value an event of a host that reads Claude Code's answer shape does
+not support, so the hook counts as failed and the call runs (Host.rejected_answers)."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from typing import Callable, Iterator
+
+from .... import hosts
+from ....hosts.base import Host
+from ....hosts.claude import protocol as claude_protocol
+from ....hosts.claude.protocol import EventProtocol
+from ....hosts.cursor import protocol as cursor_protocol
+from ....patterns import lazy
+from ...model import Context, Finding, Handler, RuleTable
+from ...scripts import event_branches, intent
+from ...scripts import flow as script_flow
+from ...scripts.keys import IGNORED_FIELDS, Site
+from .units import (
+    DECISION_INSTEAD,
+    NO_DECISION,
+    At,
+    HookCode,
+    Script,
+    decision_in_wrong_event,
+    decisions_in_wrong_branch,
+    scripts_run_by,
+    through,
+)
+
+CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
+CURSOR_ANSWER_RULES = RuleTable()  # a hook's code as Cursor reads its answer
+INPUT_RULES = RuleTable()  # the input fields a hook's code reads
+REJECTED_RULES = RuleTable()  # a script of a host whose events reject some answers, with the handlers that run it
+
+
+# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude/protocol.py) ----
+
+@CLAUDE_ANSWER_RULES.rule("script/exit-2-does-not-block")
+def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 where none of the events blocks on it: after the fact when it says it refuses, or an
+    event that does not read it."""
+    rows, cursor = code.claude_rows, code.cursor_rows
+    if cursor and not any(row.blocks for row in cursor.values()):
+        for exit_ in code.flow.exits:
+            if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does, and means nothing else:
+                # a guard, whatever its words say, whose fix is its event)
+                yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "cursor-guard",
+                                           event=next(iter(cursor)), said=_said(exit_.message),
+                                           line=exit_.at.line, script="the hook")
+                return
+    for exit_ in code.flow.exits if rows else ():
+        if exit_.status != 2:
+            continue
+        reached = code.events_reaching(exit_.at.line)  # (a part that runs only for another handler's arguments)
+        rows = {event: row for event, row in code.claude_rows.items() if event in reached}
+        if not rows:
+            continue
+        refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        meant = refusal or code.says_it_guards  # (after the fact: a guard by its words, or by what the script says it is)
+        weak = {e: row for e, row in rows.items()
+                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and meant)}
+        if len(weak) < len(rows):
+            continue
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit of a guard is reported)
+        after = row.exit_2 == claude_protocol.FEEDBACK
+        if meant or (not after and code.says_it_stops):  # a guard where nothing can be refused: the fix is its event
+            variant = "after-the-fact" if after else "cannot-refuse"
+            yield code.report_at_event("script/exit-2-does-not-block", exit_.at, variant, event=event,
+                                       said=_said(exit_.message), line=exit_.at.line, script="the hook")
+            return
+        yield code.report("script/exit-2-does-not-block", exit_.at, "refusal" if refusal else None, event=event,
+                          said=_said(exit_.message))
+
+
+@CLAUDE_ANSWER_RULES.rule("script/reason-on-stdout")
+def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 with no message on stderr, right after text on stdout, where every event blocks on it."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
+        return
+    first_text: dict[int, tuple[int, script_flow.Write]] = {}  # line: its first text write (and where in the list)
+    for index, write in enumerate(flow.writes):
+        if write.kind == script_flow.STDOUT_TEXT:
+            first_text.setdefault(write.at.line, (index, write))
+    for exit_ in flow.exits:
+        if exit_.status != 2 or exit_.message:
+            continue
+        near = [first_text[line] for line in (exit_.at.line - 1, exit_.at.line) if line in first_text]
+        text = min(near, key=lambda found: found[0])[1] if near else None
+        if text is not None:
+            yield code.report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
+
+
+@CLAUDE_ANSWER_RULES.rule("script/exit-1-fails-open")
+def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
+    """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, of Codex,
+    or of Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
+    facts = code.facts
+    # (a dispatcher refuses through the programs it runs: only an exit that says it refuses counts)
+    refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
+    if code.claude_events:
+        if code.claude_fails_closed:  # (with onFailure "block" an exit 1 blocks)
+            return
+        rows = code.claude_rows
+        blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
+        if not blocking or len(blocking) < len(rows):
+            return
+        action = "tool call" if rows[blocking[0]].tool_event else "action"
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, "Claude Code", action)
+        return
+    if code.exit_2_host:
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, code.exit_2_host, "tool call")
+        yield from _answered_then_failed(code, code.exit_2_host, "tool call")
+        return
+    cursor = code.cursor_rows
+    if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
+            and all(row.blocks for row in cursor.values()):
+        # (a `permission` only ever "allow" is no way to refuse: the refusal is the exit, d57's shape)
+        refuses = any(s.what == "exit 2" for s in facts.blocks) or any(
+            value.field == "permission" and value.value != "allow" for value in code.flow.values) or (
+            "permission" in {s.what for s in facts.output_keys} and not any(
+                value.field == "permission" for value in code.flow.values))
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, "Cursor", "action")
+        yield from _answered_then_failed(code, "Cursor", "action")
+
+
+ANSWER_REACH = 4  # lines between a printed JSON answer and the exit that ends its run
+REFUSING_VALUES = frozenset({"deny", "block"})  # a permission, permissionDecision or decision that refuses
+
+
+def _answered_then_failed(code: HookCode, host: str, action: str) -> Iterator[Finding]:
+    """A JSON refusal printed on stdout (a deny, a decision block) that the run then ends with an
+    exit other than 0 and 2, where its host reads the answer on exit 0 alone (Cursor's docs;
+    Codex measured): the answer is thrown away with the failed hook, and the action goes ahead."""
+    if not code.answers_on_exit_0:
+        return
+    flow, facts = code.flow, code.facts
+    refusals = {site.line for site in facts.denies} | {site.line for site in facts.blocks if site.what == "decision: block"} \
+        | {value.at.line for value in flow.values if value.value in REFUSING_VALUES}
+    printed = [w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON]
+    for exit_ in flow.exits:
+        if exit_.status in (0, 2, None):
+            continue
+        json_line = next((line for line in reversed(printed) if exit_.at.line - ANSWER_REACH <= line <= exit_.at.line),
+                         None)
+        if json_line is None or not any(json_line - ANSWER_REACH <= line <= json_line for line in refusals):
+            continue
+        yield code.report("script/exit-1-fails-open", exit_.at, "answer-then-exit", how=f"`{exit_.how}`",
+                          status=exit_.status, host=host, action=action, json_line=json_line)
+
+
+def _fails_open(code: HookCode, exit_: script_flow.Exit, host: str, action: str) -> Finding:
+    """The finding of one such exit; the message says its status where the code does not write it (a raise)."""
+    shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
+    return code.report("script/exit-1-fails-open", exit_.at, None if shows_status else "status-not-written",
+                       how=f"`{exit_.how}`", said=_said(exit_.message), status=exit_.status, host=host, action=action)
+
+
+def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool) -> list[script_flow.Exit]:
+    """Exits other than 0 and 2, with no JSON answer printed just before, that say they refuse; or,
+    in a script with no other way to refuse, that say anything but an error (`npm publish must go
+    through CI`, not `jq is not installed`)."""
+    answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
+    return [e for e in flow.exits if e.status not in (0, 2, None) and e.message
+            and (script_flow.REFUSAL.search(e.message) or (
+                not refuses_otherwise and not script_flow.FAILURE_WORDS.search(e.message)))
+            and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
+
+
+def _said(message: str) -> str:
+    message = " ".join(message.split())
+    return json.dumps(message[:60] + ("..." if len(message) > 60 else "")) if message else "no message"
+
+
+@CLAUDE_ANSWER_RULES.rule("script/continue-false-not-a-block")
+def _continue_false_not_a_block(code: HookCode) -> Iterator[Finding]:
+    """{"continue": false} from code that never refuses otherwise, on an event where it does not stop the action."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not flow.continue_false or code.refuses_for_claude:
+        return
+    event = next((e for e in rows if rows[e].continue_false != claude_protocol.STOPS), None)
+    if event:
+        ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
+        yield code.report("script/continue-false-not-a-block", flow.continue_false[0], "ignored" if ignored else None,
+                          event=event, effect=rows[event].continue_false,
+                          action="tool call" if rows[event].tool_event else "action")
+
+
+DECISION_ACCEPTED: dict[str, Callable[[EventProtocol], frozenset[str] | None]] = {
+    "permissionDecision": lambda row: row.permission_decisions,
+    "decision": lambda row: row.decisions,
+    "behavior": lambda row: frozenset({"allow", "deny"}) if "decision" in row.specific_fields else None,
+}
+
+
+@CLAUDE_ANSWER_RULES.rule("script/invalid-decision-value")
+def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
+    """A decision value none of the events accepts (defer has a rule of its own)."""
+    rows = code.claude_rows
+    seen = set()
+    for value in code.flow.values if rows else ():
+        accepted_of = DECISION_ACCEPTED.get(value.field)
+        if accepted_of is None or value.value == "defer" or (value.field, value.value) in seen:
+            continue
+        accepted = [accepted_of(row) for row in rows.values()]
+        known = [a for a in accepted if a is not None]
+        if value.field == "decision" and not known:  # none of the events reads a top-level decision
+            seen.add((value.field, value.value))
+            yield code.report("script/invalid-decision-value", value.at, "not-read", field=value.field,
+                              value=value.value, via=through(value),
+                              event=" and ".join(rows), instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
+            continue
+        if len(known) < len(accepted) or any(value.value in a for a in known):
+            continue  # an event that does not read the field at all has rules of its own
+        seen.add((value.field, value.value))
+        allowed = sorted(known[0])
+        quoted = ", ".join(json.dumps(v) for v in allowed)
+        yield code.report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
+                          via=through(value), event=" and ".join(rows),
+                          accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
+
+
+# hookSpecificOutput fields with names no other object uses (decision, action, content are too common)
+SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDecisionReason", "updatedToolOutput",
+                             "updatedMCPToolOutput", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
+                             "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
+                             "classifierContext"})
+INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
+# the fields of that object (docs/hosts/claude-code.md#decisions-per-event), and the keys that carry an answer
+DECISION_OBJECT_FIELDS = INSIDE_DECISION | {"behavior", "message", "interrupt"}
+ANSWER_FIELDS = frozenset({"decision", "permissionDecision", "behavior", "action", "retry"})
+
+
+@CLAUDE_ANSWER_RULES.rule("script/field-the-event-ignores")
+def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
+    """hookSpecificOutput fields that none of the events reads (dropped without a word)."""
+    every = code.claude_rows
+    branches = code.flow.event_branches
+    if not every or code.facts.reads_event_name and not branches:
+        return
+    reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
+    if decision_in_wrong_event(code.facts, code.claude_events) or decisions_in_wrong_branch(code.facts, code.claude_events):
+        reported |= {"permissionDecision", "permissionDecisionReason"}  # (script/decision-wrong-event: the answer's form)
+    for site in [*code.facts.specific_keys, *code.facts.output_keys]:
+        # a script that tells its events apart (its test of hook_event_name) is judged branch by
+        # branch: a field is read by the events the part that writes it runs on
+        meant = event_branches.events_at(branches, site.line) if code.facts.reads_event_name else None
+        rows = every if not code.facts.reads_event_name else {e: r for e, r in every.items() if e in (meant or ())}
+        if not rows:
+            continue
+        known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                           else frozenset()) for row in rows.values()))
+        # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
+        # only where no other object would use its name
+        # (the fields no event reads have a rule of their own: script/ignored-output-field)
+        direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
+        decision_object = any("decision" in row.specific_fields for row in rows.values())
+        inside = site in code.facts.specific_keys
+        if site.what in reported or (site.what in direct if inside else
+                                     site.what not in SPECIFIC_FIELDS or site.what in known):
+            continue
+        reported.add(site.what)
+        readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
+        variant = ("inside-decision" if decision_object and site.what in DECISION_OBJECT_FIELDS
+                   else "decision" if site.what in ANSWER_FIELDS else None)
+        yield code.report("script/field-the-event-ignores", site, variant, field=site.what, event=" and ".join(rows),
+                          readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event",
+                          instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
+
+
+# a script's opening lines that say it acts on a failed call: "When a test run fails", "on a failing build"
+SAYS_ON_FAILURE = lazy(r"(?i)\b(?:when|if|on|after|whenever)\b[^.\n]{0,50}?\bfail\w*")
+
+
+def _opening_words(text: str) -> str:
+    """The comment and docstring lines a script opens with (its head without its code)."""
+    words, in_docstring = [], False
+    for line in intent.head(text).splitlines():
+        stripped = line.strip()
+        quotes = stripped.count('"""') + stripped.count("'''")
+        if in_docstring or quotes:
+            words.append(stripped)
+            in_docstring = in_docstring != (quotes % 2 == 1)
+        elif stripped.startswith(("#", "//", "/*", "*")):
+            words.append(stripped)
+    return "\n".join(words)
+
+
+@CLAUDE_ANSWER_RULES.rule("script/failure-in-post-tool-use")
+def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
+    """A PostToolUse hook that looks for a failure: by a field of tool_response (at the field), or,
+    reading the result, by what its opening lines say it does on a failed call (at the event, where
+    the fix is): a failed call fires PostToolUseFailure instead (measured on 2.1.328 and 2.1.332)."""
+    if code.claude_events != ["PostToolUse"]:
+        return
+    if code.flow.failure_fields:
+        field, place = code.flow.failure_fields[0]
+        yield code.report("script/failure-in-post-tool-use", place, field=field)
+        return
+    text = intent.text_of(code.facts.path) if code.facts.path is not None else ""
+    said = SAYS_ON_FAILURE.search(_opening_words(text)) if "tool_response" in text and "fail" in text.lower() else None
+    if said is not None:
+        line = next((n for n, part in enumerate(text.splitlines(), 1) if said.group(0).split()[0] in part), 1)
+        yield code.report_at_event("script/failure-in-post-tool-use", Site(said.group(0), line, 1), "intent",
+                                   event="PostToolUse", said=" ".join(said.group(0).split()))
+
+
+
+
+# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor/protocol.py) --------------------------
+
+CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
+CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
+# Claude Code's names for what Cursor calls otherwise (a script written for one, run by the other)
+CLAUDE_NAMES = {"additionalContext": "additional_context", "userMessage": "user_message",
+                "agentMessage": "agent_message", "followupMessage": "followup_message",
+                "updatedInput": "updated_input"}
+
+
+@CURSOR_ANSWER_RULES.rule("script/claude-answer-for-cursor")
+def _claude_answer_for_cursor(code: HookCode) -> Iterator[Finding]:
+    """An answer in Claude Code's shape from code only Cursor runs (one object with both shapes
+    is mixed-shapes')."""
+    facts, rows = code.facts, code.cursor_rows
+    if not rows:
+        return
+    written = {site.what: site for site in facts.output_keys}
+    reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    blocks = any(v.field == "decision" and v.value in ("block", "deny", "approve", "allow") for v in facts.flow.values)
+    claude_keys = [k for k in (*CLAUDE_ANSWER, *CLAUDE_NAMES) if k in written] + (["decision"] if blocks else [])
+    one_shape = not (set(written) & CURSOR_FIELDS) or not facts.tells_hosts_apart
+    if claude_keys and one_shape and reads and not facts.mixed_shapes:
+        example = ('{"permission": "deny", "user_message": "...", "agent_message": "..."}' if "permission" in reads
+                   else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
+        renamed = [f"{k} (Cursor's is {CLAUDE_NAMES[k]})" for k in claude_keys if k in CLAUDE_NAMES]
+        site: At = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
+        yield code.report("script/claude-answer-for-cursor", site, written=", ".join(renamed or claude_keys),
+                          expected=", ".join(sorted(reads)), example=example)
+
+
+# Cursor's answer fields that no Claude Code answer has (`continue` and `env` are Claude Code's words too)
+CURSOR_ONLY = frozenset({"permission", "user_message", "agent_message", "followup_message", "updated_input",
+                         "additional_context", "updated_mcp_tool_output"})
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-answer-for-claude")
+def _cursor_answer_for_claude(code: HookCode) -> Iterator[Finding]:
+    """An answer in Cursor's flat shape from code only Claude Code runs, with nothing of Claude
+    Code's shape beside it: Claude Code reads none of it."""
+    facts = code.facts
+    if not code.claude_rows or code.cursor_rows or facts.tells_hosts_apart or facts.mixed_shapes \
+            or not any(w.kind == script_flow.STDOUT_JSON for w in facts.flow.writes):
+        return  # (a script that prints no JSON writes its objects elsewhere: a log, a request)
+    written = {site.what: site for site in facts.output_keys}
+    cursor = [key for key in sorted(CURSOR_ONLY & set(written), key=lambda k: (written[k].line, written[k].column))]
+    claude = set(written) & {*CLAUDE_ANSWER, "decision", "continue", "systemMessage", "reason"}
+    if cursor and not claude:
+        fields = frozenset().union(*(row.specific_fields for row in claude_protocol.PROTOCOL.values()))
+        ours = {cursor_name: claude_name for claude_name, cursor_name in CLAUDE_NAMES.items() if claude_name in fields}
+        yield code.report("script/cursor-answer-for-claude", written[cursor[0]], event=next(iter(code.claude_rows)),
+                          written=", ".join(f"{k} (Claude Code's is hookSpecificOutput.{ours[k]})" if k in ours else k
+                                            for k in cursor))
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-field-not-read")
+def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
+    """A Cursor answer field that none of the Cursor events the code runs on reads; a refusal on
+    events none of which can block or keep the agent going is a guard on the wrong event, said once
+    where the hook is registered (the fix is its event, not the script's answer; on stop it is the
+    answer: followup_message keeps the agent going)."""
+    rows = code.cursor_rows
+    if not rows:
+        return
+    written = {site.what: site for site in code.facts.output_keys}
+    reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    refusals = _refusals(code)
+    if refusals and not any(row.blocks or row.continues for row in rows.values()):
+        field, site = next(iter(refusals.items()))
+        event = next(iter(rows))
+        yield code.report_at_event("script/cursor-field-not-read", site, "cannot-block", field=field, event=event,
+                                   instead=_blocking_twin(event, field))
+        return
+    for field in sorted(set(written) & CURSOR_FIELDS - reads):
+        where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
+        yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
+                          reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
+
+
+def _blocking_twin(event: str, field: str) -> str:
+    """The event a guard on `event` belongs on: its before-twin where Cursor has one that reads the
+    refusal (afterShellExecution: beforeShellExecution), else every event that reads it."""
+    for after, before in (("after", "before"), ("post", "pre")):
+        twin = before + event[len(after):] if event.startswith(after) else ""
+        row = cursor_protocol.protocol(twin) if twin else None
+        if row is not None and row.blocks and field in row.output_fields:
+            return twin
+    return " or ".join(sorted(e for e, row in cursor_protocol.PROTOCOL.items() if row.blocks and field in row.output_fields))
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-invalid-permission")
+def _cursor_invalid_permission(code: HookCode) -> Iterator[Finding]:
+    """A `permission` value none of the Cursor events accepts (allow, deny and, where read, ask)."""
+    rows = code.cursor_rows
+    accepted = [row.permissions for row in rows.values() if row.permissions is not None]
+    if not accepted or len(accepted) < len(rows):
+        return  # (an event that does not read permission: cursor-field-not-read)
+    for value in code.flow.values:
+        if value.field == "permission" and not any(value.value in a for a in accepted):
+            allowed = sorted(frozenset().union(*accepted))
+            yield code.report("script/cursor-invalid-permission", value.at, value=value.value,
+                              via=through(value), event=" and ".join(rows),
+                              accepted=", ".join(json.dumps(v) for v in allowed))
+            return
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-ask-not-asked")
+def _cursor_ask_not_asked(code: HookCode) -> Iterator[Finding]:
+    """permission "ask" where Cursor does not ask: preToolUse lets the action go on (ask accepted
+    by the schema, not enforced), subagentStart treats it as deny (docs/hosts/cursor.md#events)."""
+    rows = code.cursor_rows
+    what = {row.ask for row in rows.values()}
+    if not rows or len(what) != 1 or what - {cursor_protocol.NOT_ENFORCED, cursor_protocol.DENIES}:
+        return
+    asks = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if row.ask == cursor_protocol.ASKS)
+    for value in code.flow.values:
+        if value.field == "permission" and value.value == "ask":
+            yield code.report("script/cursor-ask-not-asked", value.at,
+                              "denies" if what == {cursor_protocol.DENIES} else None, event=" and ".join(rows),
+                              via=through(value), asks=" and ".join(asks))
+            return
+
+
+# what refuses on a Cursor event, by the field it is written in (docs/hosts/cursor.md#answer-fields)
+REFUSAL_FIELDS = ("permission", "continue")
+
+
+def _refusals(code: HookCode) -> dict[str, At]:
+    """Where the code refuses, by the field: a `permission` that is not "allow", a `continue: false`."""
+    found: dict[str, At] = {}
+    for value in code.flow.values:
+        if value.field == "permission" and value.value != "allow":
+            found.setdefault("permission", value.at)
+    if code.flow.continue_false:
+        found.setdefault("continue", code.flow.continue_false[0])
+    return found
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-refusal-not-read")
+def _cursor_refusal_not_read(code: HookCode) -> Iterator[Finding]:
+    """A refusal in a field one of the Cursor events the code runs on does not read, where the code
+    never writes the field that event refuses with: beforeSubmitPrompt reads `continue`, not
+    `permission`; the permission events read `permission`, not `continue`. The one answer serves
+    both events (d73's DLP script), so on one of them nothing is refused."""
+    rows = code.cursor_rows
+    refusals = _refusals(code) if rows else {}
+    written = {site.what for site in code.facts.output_keys} | set(refusals)
+    for event, row in rows.items():
+        own = next((field for field in REFUSAL_FIELDS if field in row.output_fields), None)
+        if own is None or own in written:
+            continue
+        for field, at in refusals.items():
+            if field not in row.output_fields:
+                yield code.report("script/cursor-refusal-not-read", at, field=field, event=event, own=own,
+                                  example='{"continue": false, "user_message": "..."}' if own == "continue"
+                                  else '{"permission": "deny", "user_message": "..."}')
+                return
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-text-not-json")
+def _cursor_text_not_json(code: HookCode) -> Iterator[Finding]:
+    """Plain text on stdout, and no JSON at all, from code only Cursor runs on events that read an
+    answer: Cursor reads stdout as one JSON object (sessionStart's context is `additional_context`),
+    so the text is an answer it cannot parse, a failed hook (docs/hosts/cursor.md#bad-json)."""
+    rows, flow = code.cursor_rows, code.flow
+    reads = sorted(frozenset().union(*(row.output_fields for row in rows.values()))) if rows else []
+    if not reads or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) or code.facts.output_keys \
+            or any(exit_.status == 2 for exit_ in flow.exits):
+        return
+    text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT), None)
+    if text is not None:
+        yield code.report("script/cursor-text-not-json", text.at, "fail-closed" if code.fail_closed else None,
+                          text=f"`{text.what}`", event=" and ".join(rows), reads=", ".join(reads),
+                          example='{"additional_context": "..."}' if "additional_context" in reads else
+                          "{" + ", ".join(f'"{field}": ...' for field in reads) + "}")
+
+
+
+
+# ---- the code a hook runs: its input, on either host ----------------------------------------------------
+
+CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
+CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
+INPUT_FIELDS: frozenset[str] = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
+
+
+@INPUT_RULES.rule("script/input-field-never-sent")
+def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
+    """A field of some event's input (either host's) that none of the code's events sends, read by
+    code that does not tell events apart."""
+    facts, claude_events, cursor_events = code.facts, code.claude_events, code.cursor_events
+    others = code.other_inputs
+    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events or others) \
+            or not set(claude_events) <= set(CLAUDE_SENDS) or not set(cursor_events) <= set(CURSOR_SENDS):
+        return  # (an event this table does not know: no judgement)
+    sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events),
+                             *others.values())
+    events = " and ".join(claude_events + cursor_events + sorted(set(others) - set(claude_events)))
+    read = {field for field, _ in facts.flow.input_reads}
+    for field, place in facts.flow.input_reads:
+        meant = _meant(field, sent)
+        if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
+            yield code.report("script/input-field-never-sent", place, "typo", field=field, event=events, meant=meant)
+        if field in INPUT_FIELDS and field not in sent:
+            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS) \
+                if cursor_events else ({}, CLAUDE_SENDS)  # (a Codex hook's: Claude Code's events name it)
+            senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
+                f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
+            yield code.report("script/input-field-never-sent", place, field=field, event=events,
+                              senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+
+
+@INPUT_RULES.rule("script/input-shape-differs")
+def _input_shape_differs(code: HookCode) -> Iterator[Finding]:
+    """A guard run on several events that can refuse, which reads only fields one of them never
+    sends (Cursor's beforeReadFile sends `file_path` at the top level, preToolUse `tool_input`):
+    on that event its check reads nothing and lets everything through. Code that tells events
+    apart, or reads some field every event sends it, is not reported."""
+    facts = code.facts
+    if facts.reads_event_name or facts.delegates is not None or facts.tells_hosts_apart:
+        return
+    if not set(code.claude_events) <= set(CLAUDE_SENDS) or not _refuses(code):
+        return
+    rows = [(e, CLAUDE_SENDS[e], _claude_refuses(e)) for e in code.claude_events] + \
+        [(e, CURSOR_SENDS[e], row.blocks) for e, row in code.cursor_rows.items()]
+    if len(rows) < 2:
+        return
+    common = frozenset.intersection(*(sends for _, sends, _ in rows))
+    reads = [(field, place) for field, place in facts.flow.input_reads if field not in common]
+    read = {field for field, _ in reads}
+    for event, sends, refuses in rows:
+        if not refuses or not read or read & sends or not any(read & other for e, other, _ in rows if e != event):
+            continue
+        field, place = reads[0]
+        own = sorted(sends - common)
+        yield code.report("script/input-shape-differs", place, field=field, event=event,
+                          sends=", ".join(own) if own else "none of them")
+        return
+
+
+def _claude_refuses(event: str) -> bool:
+    row = claude_protocol.protocol(event)
+    return row is not None and (row.permission_decisions is not None or row.decisions is not None and not row.after_the_fact)
+
+
+def _refuses(code: HookCode) -> bool:
+    """It can refuse: a deny, a block, exit 2, or Cursor's permission field."""
+    facts = code.facts
+    return code.refuses_for_claude or facts.exits_2() or any(s.what == "permission" for s in facts.output_keys)
+
+
+# the fields every event sends, which no name read in a check is taken to be meant for by its last word
+COMMON_INPUT = claude_protocol.COMMON_INPUT | cursor_protocol.COMMON_STDIN
+
+
+def _meant(field: str, sent: frozenset[str]) -> str | None:
+    """The field the event sends that an unknown name seems meant for: one close to it (user_prompt:
+    prompt), one inside it, or one of the event's own whose last word it is (Cursor's beforeReadFile
+    sends file_path, not path; preToolUse tool_name, not name)."""
+    close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
+    inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
+    tail = [name for name in sorted(sent - COMMON_INPUT) if len(field) > 3 and name.endswith("_" + field)]
+    return close[0] if close else inside[0] if inside else tail[0] if len(tail) == 1 else None
+
+
+@INPUT_RULES.rule("script/input-text-spaced")
+def _input_text_spaced(code: HookCode) -> Iterator[Finding]:
+    """A guard that looks for a key and its value in the raw text of its input with a space after
+    the colon (`grep -q '"command": "git push'`), run only by hosts that write the input as compact
+    JSON (Host.compact_input, measured): the text never appears, so the test never holds."""
+    matches = code.facts.flow.spaced_matches
+    if matches and code.compact_input and _refuses(code):
+        text, place = matches[0]
+        yield code.report("script/input-text-spaced", place, text=text, host=code.host)
+
+
+# ---- a script on events whose host rejects some answers ------------------------------------------------
+
+def rejecting_scripts(ctx: Context) -> Iterator[Script]:
+    """Each readable script run by a command handler on an event whose host rejects some answers,
+    once, with those handlers."""
+    yield from scripts_run_by(ctx, _on_a_rejecting_event).values()
+
+
+def _on_a_rejecting_event(handler: Handler) -> bool:
+    host = hosts.of(handler.file.host)
+    return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs
+                                 or handler.event in host.rejected_keys or handler.event in host.exit_2_needs_reason
+                                 or handler.event in host.background_events or handler.event in host.answer_fields
+                                 or _rewrites_elsewhere(host, handler.event))
+
+
+def _rewrites_elsewhere(host: Host, event: str) -> bool:
+    """An event on which a host that reads Claude Code's answer shape without a table of its own
+    (Codex) does not apply updatedInput: its rewrite events are others."""
+    return not host.answer_table and bool(host.rewrite_events) and event not in host.rewrite_events
+
+
+@REJECTED_RULES.rule("script/answer-rejected")
+def _answer_rejected(script: Script) -> Iterator[Finding]:
+    """A decision value that every event the script runs on rejects."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None:
+        return
+    rejected = [host.rejected_answers.get(h.event, {}) for h in handlers if h.file.host == host.name]
+    seen = set()
+    for value in script.facts.flow.values:
+        key = (value.field, value.value)
+        if key in seen or not all(key in table for table in rejected):
+            continue
+        seen.add(key)
+        yield script.finding("script/answer-rejected", value.at, handlers, field=value.field,
+                             value=json.dumps(value.value), via=through(value), host=host.title,
+                             event=handlers[0].event, said=rejected[0][key])
+    unknown = _field_unknown(script, host)
+    if unknown is not None:
+        site, variant = unknown
+        yield script.finding("script/answer-rejected", site, handlers, variant, field=site.what, host=host.title,
+                             event=handlers[0].event)
+        return
+    keyed = [host.rejected_keys.get(h.event, {}) for h in handlers if h.file.host == host.name]
+    if not keyed or not all(keyed):
+        return
+    lines = script.text.splitlines() if any(literal for table in keyed for literal, _ in table.values()) else []
+    for site in [*(Site("continue", p.line, p.column) for p in script.facts.flow.continue_false),
+                 *(site for site in script.facts.output_keys if site.what != "continue")]:  # (the flow reads continue: false)
+        if all(site.what in table for table in keyed):
+            literal, said = keyed[0][site.what]
+            if literal is not None and site.what != "continue":
+                after = lines[site.line - 1][site.column - 1:] if 0 < site.line <= len(lines) else ""
+                if not re.match(rf"['\"]?{site.what}['\"]?\s*[:=]\s*{literal}\b", after, re.I):
+                    continue
+            yield script.finding("script/answer-rejected", site, handlers, field=site.what,
+                                 value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
+                                 said=said)
+            return  # (one such key says it: the answer is refused whole)
+
+
+def _field_unknown(script: Script, host: Host) -> tuple[Site, str] | None:
+    """The first place the script's answer holds a field the host's answer for every event it runs
+    on does not have (Host.answer_fields): a hookSpecificOutput without hookEventName, a key inside
+    it or a decision at the top level that the answer has no field for; with its variant."""
+    tables = [host.answer_fields.get(h.event) for h in script.handlers if h.file.host == host.name]
+    facts = script.facts
+    if not tables or not all(tables) or facts.delegates is not None or facts.reads_event_name or facts.tells_hosts_apart:
+        return None
+    top = frozenset.intersection(*(t[0] for t in tables if t))
+    specific = frozenset.intersection(*(t[1] for t in tables if t))
+    nameless = next((site for site in facts.no_event_name if site.what == "hookSpecificOutput"), None)
+    if nameless is not None:
+        return nameless, "no-event-name"
+    misspelt = {site.what for site in facts.misspelt}  # (script/misspelt-field says those)
+    inside = next((site for site in facts.specific_keys if site.what not in specific and site.what not in misspelt), None)
+    if inside is not None:
+        return inside, "unknown-field"
+    outside = next((site for site in facts.top_level_fields if site.what not in top), None)
+    return (outside, "top-level") if outside is not None else None
+
+
+@REJECTED_RULES.rule("script/async-answer-never-read")
+def _answer_in_the_background(script: Script) -> Iterator[Finding]:
+    """A script that refuses or rewrites, run by an `async` handler on an event where its host
+    starts it and goes on without it (Host.background_events: Codex's PreToolUse): its answer is
+    never read. Said at the handler's "async", the line to change."""
+    facts = script.facts
+    host = hosts.of(script.handlers[0].file.host)
+    if host is None or facts.reads_event_name:
+        return
+    background = [h for h in script.handlers if h.file.host == host.name and h.event in host.background_events
+                  and isinstance(h.value, dict) and h.value.get("async") is True]
+    exits = [site for site in facts.blocks if site.what == "exit 2"] or [
+        Site(end.how, end.at.line, end.at.column) for end in facts.flow.exits if end.status == 2]
+    answers = sorted([*(exits or facts.blocks), *facts.denies, *dict(facts.rewrite_sites).get(host.answers_as, ())],
+                     key=lambda site: (site.line, site.column))
+    if not background or not answers:
+        return
+    related = [{"path": str(facts.path), "line": answers[0].line, "column": answers[0].column,
+                "message": f"the answer {facts.path.name} gives ({answers[0].what})"}]
+    for handler in background:
+        yield script.ctx.finding("script/async-answer-never-read", handler.file, handler.keys + ("async",), related,
+                                 at_key=True, variant="no-rewake", event=handler.event, how=answers[0].what,
+                                 script=facts.path.name, line=answers[0].line, host=host.title)
+
+
+# what writes to stderr in the languages doctor reads (a reason there, wherever it is written)
+_STDERR = lazy(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\b|\bdie\b|\bcroak\b|\blogg(?:ing|er)\b")
+
+
+@REJECTED_RULES.rule("script/exit-2-without-reason")
+def _exit_2_without_reason(script: Script) -> Iterator[Finding]:
+    """An exit 2 on an event whose host blocks with it only beside a reason on stderr (Codex), from
+    a script that writes nothing on stderr: the hook failed, and the call runs. Said at the text it
+    prints on stdout right before (the line to send to stderr), else at the exit."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None or not all(h.event in host.exit_2_needs_reason for h in handlers if h.file.host == host.name):
+        return
+    flow = script.facts.flow
+    bare = [e for e in flow.exits if e.status == 2 and not e.message]
+    if not bare or _STDERR.search(script.text):
+        return
+    for exit in bare[:1]:
+        printed = [w.at for w in flow.writes if w.at.line < exit.at.line]
+        yield script.finding("script/exit-2-without-reason", printed[-1] if printed else exit.at, handlers,
+                             host=host.title, event=handlers[0].event, exit_line=exit.at.line,
+                             said=host.exit_2_needs_reason[handlers[0].event])
+
+
+@REJECTED_RULES.rule("script/rewrite-not-applied")
+def _rewrite_not_applied(script: Script) -> Iterator[Finding]:
+    """updatedInput written by a script that every event it runs on does not apply it on (Codex
+    applies it on PreToolUse only, before the call runs)."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None or not all(_rewrites_elsewhere(host, h.event) for h in handlers if h.file.host == host.name):
+        return
+    for site in dict(script.facts.rewrite_sites).get(host.answers_as, ())[:1]:
+        yield script.finding("script/rewrite-not-applied", site, handlers, host=host.title, event=handlers[0].event,
+                             events=", ".join(sorted(host.rewrite_events)))
+
+
+@REJECTED_RULES.rule("script/answer-incomplete")
+def _answer_incomplete(script: Script) -> Iterator[Finding]:
+    """A decision value that every event the script runs on takes only with another field beside
+    it (Codex's deny with its reason, its allow with updatedInput), where the script never writes
+    that field."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None:
+        return
+    needs = [host.answer_needs.get(h.event, {}) for h in handlers if h.file.host == host.name]
+    written = {site.what for site in script.facts.output_keys}
+    seen = set()
+    for value in script.facts.flow.values:
+        key = (value.field, value.value)
+        if key in seen or not all(key in table for table in needs) or needs[0][key][0] in written:
+            continue
+        seen.add(key)
+        needed, said = needs[0][key]
+        yield script.finding("script/answer-incomplete", value.at, handlers, field=value.field,
+                             value=json.dumps(value.value), via=through(value), host=host.title,
+                             event=handlers[0].event, needed=needed, said=said)
