@@ -24,7 +24,8 @@ from .doctor.discovery import Candidate
 from .doctor.handler_facts import NO, rewrite
 from .doctor.load import handlers, read
 from .errors import HookwrightError
-from .hosts.claude.adapter import EXACT_MATCHER, HOST, user_dir
+from .hosts.claude import user_dir
+from .hosts.claude.adapter import EXACT_MATCHER, HOST
 from .hosts.claude.protocol import BLOCKS, protocol
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME

@@ -2,7 +2,7 @@
 is in, found as git finds its repository.
 
 Walking up from the working folder, the project is the nearest folder that holds an agent's
-project config folder (each host adapter names its own: `.claude`, `.cursor`, `.opencode`),
+project config folder (each host's places name its own: `.claude`, `.cursor`, `.opencode`),
 looking no further than the root of the git repository the folder is in; else that git root;
 else the working folder itself. The home folder is never a project found this way: `~/.claude`
 and `~/.cursor` are the user scope, and `~/.opencode` is where opencode installs itself.
@@ -41,8 +41,8 @@ def away_from(project: Path) -> bool:
 
 @cache
 def _markers() -> tuple[str, ...]:
-    """The folder names a project holds its agents' configs in, as the host adapters say them."""
-    return tuple(dict.fromkeys(host.project_folder() for host in hosts.every()))
+    """The folder names a project holds its agents' configs in, as the hosts' places say them."""
+    return hosts.project_folders()
 
 
 def _is_project_folder(path: Path) -> bool:
@@ -51,7 +51,7 @@ def _is_project_folder(path: Path) -> bool:
 
 
 def _user_folders() -> frozenset[Path]:
-    return frozenset(_real(host.user_folder()) for host in hosts.every())
+    return frozenset(_real(folder) for folder in hosts.user_folders())
 
 
 def _real(path: Path) -> Path:

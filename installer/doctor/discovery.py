@@ -19,8 +19,8 @@ from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, G
 from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
 from ..hooks.model import Candidate as Candidate  # (re-exported: where doctor reads a file from)
 from ..hosts.claude import adapter as claude
-from ..hosts.opencode import adapter as opencode
-from ..hosts.opencode.adapter import SCRIPT_SUFFIXES
+from ..hosts.claude import user_dir as claude_user_dir
+from ..hosts.opencode import SCRIPT_SUFFIXES, in_a_plugin_folder
 from ..patterns import lazy
 from .model import ConfigFile, Plugin, resolved
 
@@ -113,11 +113,11 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
                                   hint="name the config files, or run doctor without paths (and --project DIR) "
                                        "to check every scope of a project")
     found: list[Candidate | None] = [None] * len(paths)
-    for host in hosts.every():  # a path is the first host's that knows it (Host.given_files: its scope and project)
+    for name in hosts.NAMES:  # a path is the first host's that knows it (Host.given_files: its scope and project)
         left = [i for i, known in enumerate(found) if known is None]
         if not left:
-            break
-        for i, known in zip(left, host.given_files([paths[i] for i in left], project)):
+            break  # (the hosts after it not loaded: a run of Claude Code files loads no other adapter)
+        for i, known in zip(left, hosts.get(name).given_files([paths[i] for i in left], project)):
             found[i] = known
     return [known or _not_a_host_file(path, project) for path, known in zip(paths, found)]
 
@@ -139,7 +139,7 @@ def recognise(path: Path, text: str | None, data: Any, parsed: bool) -> tuple[st
     if name in RULES_FILE_NAMES:
         return RULES_FILE, "hookwright"
     if name.endswith(SCRIPT_SUFFIXES):
-        if opencode.in_a_plugin_folder(path) or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
+        if in_a_plugin_folder(path) or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
             return "opencode-plugin", "opencode"
         return "unknown", "unknown"
     if name.endswith(("opencode.json", ".jsonc")):
@@ -230,7 +230,7 @@ def installed_hook_files(plugin_id: str, project: Path) -> list[Path]:
 def _installed_plugins(project: Path) -> dict[str, Path] | None:
     """{"name@marketplace": install path} from installed_plugins.json (format 1: one object per
     plugin; format 2: a list of installs per plugin, each with a scope and maybe a projectPath)."""
-    registry = claude.user_dir() / "plugins" / "installed_plugins.json"
+    registry = claude_user_dir() / "plugins" / "installed_plugins.json"
     raw = _load_json(registry)
     if not isinstance(raw, dict) or not isinstance(raw.get("plugins"), dict):
         return None
@@ -250,8 +250,8 @@ def known_marketplaces() -> frozenset[str]:
     """The marketplaces this machine's Claude Code has added (`claude plugin marketplace add`, or
     one a settings file declared that it installed): known_marketplaces.json's names, and those of
     the plugins installed_plugins.json lists."""
-    known = _load_json(claude.user_dir() / "plugins" / "known_marketplaces.json")
-    installed = _load_json(claude.user_dir() / "plugins" / "installed_plugins.json")
+    known = _load_json(claude_user_dir() / "plugins" / "known_marketplaces.json")
+    installed = _load_json(claude_user_dir() / "plugins" / "installed_plugins.json")
     plugins = installed.get("plugins") if isinstance(installed, dict) else None
     names = [*(known if isinstance(known, dict) else ()),  # (a plugin installed here came from a marketplace it knew)
              *(plugin_id.rpartition("@")[2] for plugin_id in (plugins if isinstance(plugins, dict) else ()))]
@@ -264,7 +264,7 @@ def _directory_source(plugin_id: str) -> Path | None:
     docs/hosts/claude-code.md#plugin-hooks: its hooks ran from the source, with
     ${CLAUDE_PLUGIN_ROOT} there). None for another kind of marketplace, or a source not there."""
     name, _, market = plugin_id.rpartition("@")
-    known = _load_json(claude.user_dir() / "plugins" / "known_marketplaces.json")
+    known = _load_json(claude_user_dir() / "plugins" / "known_marketplaces.json")
     entry = known.get(market) if isinstance(known, dict) else None
     source = entry.get("source") if isinstance(entry, dict) else None
     if not isinstance(source, dict) or source.get("source") != "directory" or not isinstance(source.get("path"), str):

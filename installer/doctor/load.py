@@ -6,7 +6,6 @@ import os
 from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ErrorKind, HookwrightError
-from ..hosts.opencode import adapter as opencode
 from .discovery import RULES_FILE, Candidate, recognise
 from .model import ConfigFile, Handler
 
@@ -38,6 +37,8 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
     if kind is None:
         kind, _ = recognise(path, text, None, parsed=False)
     if kind == "opencode-config":  # JSONC; one opencode cannot read is not checked further (exit 2)
+        from ..hosts.opencode import adapter as opencode  # (an opencode file only: see _plugin_handlers)
+
         try:
             opencode.read_config(path, raw)
         except HookwrightError as error:
@@ -82,6 +83,8 @@ def handlers(file: ConfigFile) -> list[Handler]:
 def _plugin_handlers(file: ConfigFile) -> list[Handler]:
     """An opencode plugin that opencode loads: one handler per hook of a hookwright plugin (from
     its first line), one for a foreign plugin's tool.execute.before (with what it writes)."""
+    from ..hosts.opencode import adapter as opencode  # (a run with no opencode file loads no opencode adapter)
+
     if file.source is None or not file.plugin and opencode.why_not_loaded(file.path):  # (plugin: listed in a config)
         return []
     ours = opencode.read_plugin(file.path, file.source).data

@@ -1,11 +1,16 @@
 """The agents hookwright manages, by name: `hookwright.hosts.get("cursor")`.
 
 One folder per agent (claude/, cursor/, opencode/, codex/), whose adapter.py holds a HOST object that
-implements installer.hosts.base.Host. An adapter loads only when its host is asked for.
+implements installer.hosts.base.Host. An adapter loads only when its host is asked for: where its
+files are (its places: FOLDER, KINDS, user_dir(), in the folder's __init__.py) is read without
+it, so that a run with no file of a host never loads its adapter (doctor on one Claude Code
+settings file: the Codex, opencode and Cursor adapters were 6.5 M of its 371.1 M instructions).
 """
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..errors import HookwrightError, did_you_mean
@@ -35,15 +40,31 @@ def every() -> list[Host]:
     return [get(name) for name in NAMES]
 
 
+def _places(name: str) -> ModuleType:
+    """The host's package, which says its places (FOLDER, KINDS, user_dir()) without its adapter."""
+    return importlib.import_module(f".{name}", __name__)
+
+
+def project_folders() -> tuple[str, ...]:
+    """The folder each host keeps a project's files in (`.claude`): a folder holding one is a project."""
+    return tuple(dict.fromkeys(_places(name).FOLDER for name in NAMES))
+
+
+def user_folders() -> list[Path]:
+    """Each host's folder of the user scope (~/.claude): never a project's, wherever it is."""
+    return [_places(name).user_dir() for name in NAMES]
+
+
 def of_kind(kind: str) -> Host | None:
     """The host whose files are of this kind (doctor's word for a file: Host.file_kinds), None for
     a kind of no host hookwright installs into."""
     if not _KINDS:
-        _KINDS.update((each, host) for host in every() for each in host.file_kinds)
-    return _KINDS.get(kind)
+        _KINDS.update((each, name) for name in NAMES for each in _places(name).KINDS)
+    name = _KINDS.get(kind)
+    return get(name) if name is not None else None
 
 
-_KINDS: dict[str, Host] = {}
+_KINDS: dict[str, str] = {}  # kind -> its host's name
 
 
 def of(name: str) -> Host | None:
@@ -52,20 +73,25 @@ def of(name: str) -> Host | None:
     return _LOADED.get(name) or (get(name) if name in NAMES else None)
 
 
-# the hosts that set variables of their own for their hooks (Host.hook_variables): a hook copied
-# from one of them may keep a name the host it now runs under never sets
+# the hosts whose files may register hooks that run in only part of a session (Host.part_time_hooks:
+# Claude Code's skills): doctor asks them alone, and loads no other adapter to ask
+PART_TIME_HOSTS = ("claude",)
+
+# the hosts that set variables of their own for their hooks (Host.hook_variables, their places'
+# HOOK_VARIABLES): a hook copied from one of them may keep a name the host it now runs under never sets
 VARIABLE_HOSTS = ("claude", "cursor")
 
 
-def variables_of_others(host: Host) -> dict[str, Host]:
-    """Each variable another host sets for its hooks and this one does not, with that host; {} where
-    this host's own are not known (Host.hook_variables)."""
+def variables_of_others(host: Host) -> dict[str, str]:
+    """Each variable another host sets for its hooks and this one does not, with that host's name
+    (read from its places: a Claude Code run does not load Cursor's adapter to ask); {} where this
+    host's own are not known (Host.hook_variables)."""
     own = host.hook_variables
     if own is None:
         return {}
-    found: dict[str, Host] = {}
-    for other in map(get, VARIABLE_HOSTS):
-        for variable in sorted(other.hook_variables or ()) if other is not host else ():
+    found: dict[str, str] = {}
+    for name in VARIABLE_HOSTS:
+        for variable in sorted(_places(name).HOOK_VARIABLES) if name != host.name else ():
             if variable not in own:
-                found.setdefault(variable, other)  # (the host that named it first: CLAUDE_PROJECT_DIR is Claude Code's)
+                found.setdefault(variable, name)  # (the host that named it first: CLAUDE_PROJECT_DIR is Claude Code's)
     return found

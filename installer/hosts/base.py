@@ -9,6 +9,13 @@ context, answer a question). Commands, plans, rollback, list, simulate and docto
 command_cwd, fails_closed, unstarted_effect, matcher_events, skipped_in and the class attributes
 beside them: file_kinds, answer_table, probed...); outside this folder no code compares an
 agent's name (tests/test_host_names.py holds that at none).
+
+A host's places are its folder's __init__.py, not its adapter: FOLDER (a project's folder of its
+files, `.claude`), KINDS (doctor's kinds of its files, the one hookwright writes into first: the
+adapter's file_kinds) and user_dir() (its folder of the user scope), with what discovery needs to
+recognise its files. The registry (installer.hosts: project_folders, user_folders, of_kind) and
+doctor's discovery read them there, and the adapter reads them from there too, so that a run
+without a file of a host does not load its adapter.
 """
 from __future__ import annotations
 
@@ -465,11 +472,6 @@ class Host(ABC):
         """Where a user keeps the scripts of their own hooks, as a hint names it (`~/.claude/hooks/`)."""
         folder, home = self.user_folder(), Path.home()
         return ("~/" + folder.relative_to(home).as_posix() if folder.is_relative_to(home) else str(folder)) + "/hooks/"
-
-    def project_folder(self) -> str:
-        """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
-        probe = Path("/project")
-        return self._target(Scope.project, probe, "x").config.relative_to(probe).parts[0]
 
     def given_file(self, path: Path, project: Path) -> Candidate | None:
         """What the place of a file named on doctor's command line says where it is one of this

@@ -113,10 +113,11 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _newer_than_facts(ctx: Context, found: list[Finding]) -> Iterator[Finding]:
     """An installed host newer than the release doctor's facts are measured on, said once, at the
     first of its files, with the rules of this run's findings that rest on what that release did."""
-    for host in hosts.every():
-        first = next((f for f in ctx.files if f.host == host.name), None)
+    for name in hosts.NAMES:
+        first = next((f for f in ctx.files if f.host == name), None)
         if first is None:
-            continue
+            continue  # (a host with no file in the run: its adapter not loaded for it)
+        host = hosts.get(name)
         installed = host.installed()
         pin = host.pin if installed is not None else None  # (the pins' TOML read where a host is installed only)
         if installed is None or pin is None or not newer(installed[0], pin.version):
@@ -140,11 +141,12 @@ def _hooks_off_elsewhere(ctx: Context, found: list[Finding]) -> Iterator[Finding
     from .installs import HOOKS_OFF_RULES
 
     owned = {(f.path, f.line) for f in found if f.rule in HOOKS_OFF_RULES}
-    for host in hosts.every():
-        theirs = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name and h.owner is None
+    for name in hosts.NAMES:
+        theirs = list({id(h.file): h.file for h in ctx.handlers if h.file.host == name and h.owner is None
                        and h.file.scope in ("user", "project")}.values())
         if not theirs:
-            continue
+            continue  # (a host with no handler in the run: its adapter not loaded for it)
+        host = hosts.get(name)
         for setting in host.hooks_off(ctx.project or Path.cwd()):
             if setting.path not in read and (str(setting.path), setting.line) not in owned:
                 yield ctx.finding_at("host/hooks-off-elsewhere", ConfigFile(setting.path, "unknown", host.name, "managed"),

@@ -11,8 +11,9 @@ from ... import hosts
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
+from ...hosts.opencode import scope_folder as opencode_folder
 from ...layout import COMMANDS as COMMANDS_FILE
-from ...layout import RUNTIME_FOLDERS, is_temp_name, pack_list_files, stale_temps
+from ...layout import RUNTIME_FOLDER, RUNTIME_FOLDERS, is_temp_name, pack_list_files, stale_temps
 from ..discovery import Candidate
 from ..load import read
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved, rule_by_id
@@ -154,7 +155,11 @@ def _installs(ctx: Context) -> Iterator[InstallAt]:
 
 def _opencode_installs(ctx: Context, project: Path, ours: dict[int, dict[str, Handler]]) -> Iterator[InstallAt]:
     """opencode's unit is a pack's own plugin file: each runtime folder of ours is checked with
-    its plugin file, also where that file is gone (an interrupted install, a deleted plugin)."""
+    its plugin file, also where that file is gone (an interrupted install, a deleted plugin). A
+    project and a user without opencode's runtime folder have none (nearly every run: its adapter
+    is not loaded to say so)."""
+    if not any((opencode_folder(scope_project) / RUNTIME_FOLDER).is_dir() for scope_project in (None, project)):
+        return
     host = hosts.get("opencode")
     files = {resolved(f.path): f for f in ctx.files if f.kind == "opencode-plugin"}
     for scope in host.scopes:

@@ -23,7 +23,9 @@ from ...document import LineIndex
 from ...errors import HookwrightError
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
+from ...hosts.opencode import PLUGIN_FOLDERS
 from ...hosts.opencode import adapter as opencode
+from ...hosts.opencode import user_dir as opencode_user_dir
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
@@ -67,8 +69,8 @@ class PluginFile:
         loads wherever it is; one named on the command line elsewhere is judged for its code only)."""
         file = self.file
         why = None if file.plugin else opencode.why_not_loaded(file.path)
-        in_plugins_folder = file.scope != "given" or file.path.parent.name in opencode.PLUGIN_FOLDERS or \
-            file.path.parent.parent.name in opencode.PLUGIN_FOLDERS
+        in_plugins_folder = file.scope != "given" or file.path.parent.name in PLUGIN_FOLDERS or \
+            file.path.parent.parent.name in PLUGIN_FOLDERS
         return why if in_plugins_folder else None
 
     @property
@@ -77,7 +79,7 @@ class PluginFile:
         plugins folder: what it imports and reads resolves from where it is (a file copied out of
         its project, named elsewhere, is judged for its code only)."""
         file = self.file
-        return file.scope != "given" or file.plugin is not None or file.path.parent.name in opencode.PLUGIN_FOLDERS
+        return file.scope != "given" or file.plugin is not None or file.path.parent.name in PLUGIN_FOLDERS
 
     @cached_property
     def imported(self) -> bool:
@@ -502,7 +504,7 @@ def _tools_beyond_builtin(ctx: Context) -> frozenset[str] | None:
     """The tools beyond opencode's own a session can be offered in this run's projects (custom
     tools, plugins' `tool` hooks); None when they cannot be known (an npm plugin is listed, or a
     plugin adds tools under names its code does not spell out)."""
-    folders = {opencode.config_dir()}
+    folders = {opencode_user_dir()}
     for file in ctx.files:
         if file.kind == "opencode-plugin":
             folders.add(file.path.parent.parent)
@@ -838,10 +840,10 @@ def _variable_of_another_host(plugin: PluginFile) -> Iterator[Finding]:
                       if variable in text and (at := unguarded_use(text, variable)) is not None), None)
         if found is None:
             continue
-        variable, other, at = found
+        variable, name, at = found
         line = text.count("\n", 0, at) + 1
         finding = plugin.ctx.finding_at("host/opencode-variable-of-another-host", plugin.file, line, 1,
-                                        variable=variable, other=other.title, host=opencode.HOST.title)
+                                        variable=variable, other=hosts.get(name).title, host=opencode.HOST.title)
         yield finding if path == plugin.file.path else finding._replace(path=str(path), related=[
             {"path": str(plugin.file.path), "line": 1, "column": 1, "message": "the plugin that runs it"}])
         return

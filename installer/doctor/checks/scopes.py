@@ -87,7 +87,8 @@ def _guard_only_in_skill(ctx: Context) -> Iterator[Finding]:
     At the line that registers it."""
     if ctx.project is None:
         return
-    parts = [(host.guard_events, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)]
+    parts = [(host.guard_events, part) for host in map(hosts.get, hosts.PART_TIME_HOSTS)
+             for part in host.part_time_hooks(ctx.project)]
     read: set[tuple[str, frozenset[str]]] | None = None  # (the run's signatures: only for a project with such guards)
     for guard_events, part in parts:
         guards = [(event, command) for event, commands in part.events if event in guard_events

@@ -6,7 +6,6 @@ unknown keys when it rewrites settings, so an entry is ours by its command alone
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
@@ -21,13 +20,13 @@ from ...layout import DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
 from ..base import Capabilities, Entry, MatcherGroups, PartTimeHooks, Scope, Target, check_events, files_below
+from . import FOLDER, HOOK_VARIABLES, KINDS, SETTINGS_KIND, user_dir
 from .protocol import (
     ACTION_GUARDS,
     ANSWER_TABLE,
     BLOCKED_BY_EXIT_2,
     BLOCKS,
     CLAUDE_GATES,
-    HOOK_ENVIRONMENT,
     IGNORED,
     fails_closed,
     protocol,
@@ -45,18 +44,6 @@ RUNTIME_FOLDER = {Scope.user: layout.RUNTIME_FOLDER, Scope.project: layout.RUNTI
 DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}  # seconds (docs/hosts/claude-code.md#handler-fields)
 SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scope.local: "settings.local.json"}
-
-
-def user_dir() -> Path:
-    """~/.claude, or wherever CLAUDE_CONFIG_DIR moves it."""
-    return _user_dir(os.environ.get("CLAUDE_CONFIG_DIR"), os.environ.get("HOME"))
-
-
-@functools.lru_cache(maxsize=8)
-def _user_dir(configured: str | None, home: str | None) -> Path:
-    """(kept per value of the two variables it depends on: doctor asks it for each project of a
-    tree, and each file it is given, and Path.home() builds the path anew each time)"""
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
 def managed_dir() -> Path:
@@ -134,8 +121,6 @@ def _holds_hooks(path: Path) -> bool:
     return raw is not None and b'"hooks"' in raw
 
 
-SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
-PLUGIN_HOOKS_KIND = "claude-plugin-hooks"
 MAX_SKILLS = 200  # skill folders read in one place (a bound: a repository's folder is not trusted)
 
 
@@ -218,7 +203,7 @@ class Claude(MatcherGroups):
     # (measured on 2.1.332 on Linux without PowerShell: the hook never ran, without a word;
     # docs/hosts/claude-code.md#command-execution)
     shell_programs = {"powershell": ("pwsh", "powershell")}
-    file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
+    file_kinds = KINDS
     probed = True
     answer_table = ANSWER_TABLE
     shares_session_end_budget = True  # (docs/hosts/claude-code.md#timeouts)
@@ -226,8 +211,7 @@ class Claude(MatcherGroups):
     # on UserPromptSubmit, Pre/PostToolUse(Failure), Stop or SessionEnd; Setup, CwdChanged and
     # FileChanged by the hooks reference
     event_variables = {"CLAUDE_ENV_FILE": frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})}
-    # every command hook's, and a plugin's hooks' folders (docs/hosts/claude-code.md#environment)
-    hook_variables = HOOK_ENVIRONMENT | {"CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_ENV_FILE"}
+    hook_variables = HOOK_VARIABLES
     # Write creates or replaces a file, Edit changes one in place (measured on 2.1.332: a PreToolUse
     # guard matched on Write never saw the Edit of the file it protects)
     file_changing_tools = ("Write", "Edit")
@@ -306,7 +290,7 @@ class Claude(MatcherGroups):
         return isinstance(handler, dict) and fails_closed(event, handler)
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = user_dir() if project is None else project / ".claude"
+        base = user_dir() if project is None else project / FOLDER
         return Target(self.name, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project,
                       personal=scope is Scope.local)
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import os
 
+from . import HOOK_ENVIRONMENT
+
 # What exit 2 does
 ANSWER_TABLE = "claude-code-answers"  # this table's name, as an adapter names the one its hooks are read by
 BLOCKS = "blocks"  # the action does not happen; stderr (or the JSON's reason) says why
@@ -178,9 +180,6 @@ def fails_closed(event: str, handler: dict[str, object]) -> bool:
             and handler.get("async") is not True and handler.get("asyncRewake") is not True)
 # the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (docs/hosts/claude-code.md#environment)
 ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
-# set for every command hook (plugin hooks add CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA)
-HOOK_ENVIRONMENT = frozenset({"CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDECODE",
-                              "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_PID"})
 
 
 def session_variables(session_id: str) -> dict[str, str]:

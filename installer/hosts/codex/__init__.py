@@ -1,3 +1,20 @@
 """Codex CLI, all in one folder: where its hooks.json files are and how hooks sit in them
-(adapter.py), and the trust Codex needs before it runs a hook (trust.py)."""
-from .adapter import HOST as HOST  # (the registry imports installer.hosts.<name>)
+(adapter.py), and the trust Codex needs before it runs a hook (trust.py).
+
+Here, its places (hosts/base.py, "a host's places"): what the registry and doctor's discovery
+read without loading the adapter, which reads them from here too."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+FOLDER = ".codex"  # a project's folder of its files
+KIND = "codex-hooks"  # doctor's name for the kind of file
+CONFIG_KIND = "codex-config"  # a config.toml, read for its [hooks] (and its switches)
+KINDS = (KIND, CONFIG_KIND)
+
+
+def user_dir() -> Path:
+    """$CODEX_HOME, else ~/.codex."""
+    value = os.environ.get("CODEX_HOME", "")
+    return Path(os.path.abspath(value)) if value else Path.home() / ".codex"

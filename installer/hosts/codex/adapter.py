@@ -55,7 +55,7 @@ from ..base import (
     refuse_shape,
     subfolders,
 )
-from . import trust
+from . import CONFIG_KIND, FOLDER, KIND, KINDS, trust, user_dir
 
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
@@ -63,9 +63,6 @@ if TYPE_CHECKING:
     from ...packs import HostTarget, Pack, PackHook
     from ...planning.plan import Plan
 
-KIND = "codex-hooks"  # doctor's name for the kind of file
-CONFIG_KIND = "codex-config"  # a config.toml, read for its [hooks] (and its switches)
-FOLDER = ".codex"
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
 # Codex's system config.toml and its managed settings (requirements.toml, managed_config.toml) on
@@ -96,17 +93,11 @@ MISPLACED_NAMES = ("hooks.toml", "hooks.jsonc", "settings.json")
 EVERY_MCP_TOOL = "^mcp__"  # (an MCP tool is mcp__<server>__<tool>: docs/hosts/codex.md#tool-names)
 
 
-def codex_home() -> Path:
-    """$CODEX_HOME, else ~/.codex."""
-    value = os.environ.get("CODEX_HOME", "")
-    return Path(os.path.abspath(value)) if value else Path.home() / ".codex"
-
-
 def xdg_folder() -> Path | None:
     """$XDG_CONFIG_HOME/codex (else ~/.config/codex), where other tools keep their config but Codex
     reads nothing (#config-files: it reads $CODEX_HOME alone); None where CODEX_HOME names it."""
     folder = env_path("XDG_CONFIG_HOME", Path.home() / ".config") / "codex"
-    return None if resolved(folder) == resolved(codex_home()) else folder
+    return None if resolved(folder) == resolved(user_dir()) else folder
 
 
 def home_as_codex_names_it() -> Path:
@@ -118,7 +109,7 @@ def home_as_codex_names_it() -> Path:
 
 def user_config() -> Path:
     """The user's config.toml: the one file whose trust counts (docs/hosts/codex.md#trust)."""
-    return codex_home() / CONFIG_FILE
+    return user_dir() / CONFIG_FILE
 
 
 class Settings(dict):  # type: ignore[type-arg]
@@ -185,7 +176,7 @@ class Codex(MatcherGroups):
     # the user's shell with -lc, the payload on stdin, no project or input variable (#command-execution)
     input_on_stdin_only = "the user's shell, -lc"
     hook_variables = frozenset[str]()  # (none of its own: #command-execution, measured)
-    file_kinds = (KIND, CONFIG_KIND)
+    file_kinds = KINDS
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
@@ -248,7 +239,7 @@ class Codex(MatcherGroups):
         return WORK_TREE
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = codex_home() if project is None else project / FOLDER
+        base = user_dir() if project is None else project / FOLDER
         return Target(self.name, scope, base / HOOKS_FILE, base / RUNTIME_FOLDER, project)
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
@@ -256,7 +247,7 @@ class Codex(MatcherGroups):
         to the project's folder, root first, in each folder the hooks.json first (#config-files)."""
         from ...doctor.discovery import Candidate
 
-        home = codex_home()
+        home = user_dir()
         found = [Candidate(home / HOOKS_FILE, "user", KIND, project), Candidate(home / CONFIG_FILE, "user", CONFIG_KIND, project)]
         for path in self.project_files_read_from(project):
             if path.parent != home:
@@ -269,7 +260,7 @@ class Codex(MatcherGroups):
         from ...doctor.discovery import Candidate
 
         parent = resolved(path).parent
-        user = parent == resolved(codex_home())
+        user = parent == resolved(user_dir())
         kind = {HOOKS_FILE: KIND, CONFIG_FILE: CONFIG_KIND}.get(path.name)
         if kind is None or not (user or parent.name == FOLDER):
             return None
@@ -288,8 +279,8 @@ class Codex(MatcherGroups):
         or `settings.json` beside the config, and a `hooks.json` at the top of a project that has
         a `.codex/` (and is no plugin, whose manifest may name it)."""
         below = [(path, "codex-below") for path in files_below(start, FOLDER, (HOOKS_FILE, CONFIG_FILE))
-                 if path.parent != codex_home()]
-        folders = [codex_home(), *(path.parent for path in self.project_files_read_from(start))]
+                 if path.parent != user_dir()]
+        folders = [user_dir(), *(path.parent for path in self.project_files_read_from(start))]
         places = [folder / name for folder in folders for name in MISPLACED_NAMES]
         places += [sub / HOOKS_FILE for folder in folders for sub in subfolders(folder)]
         root = trust.root_of(start)
@@ -302,7 +293,7 @@ class Codex(MatcherGroups):
     def read_instead(self, path: Path) -> tuple[str, str]:
         """A project's hooks in `.codex/hooks.json` (or `[hooks]` of `.codex/config.toml`), the
         user's in $CODEX_HOME's (#config-files)."""
-        home = codex_home()
+        home = user_dir()
         xdg = xdg_folder()
         user = home in path.parents and FOLDER not in path.relative_to(home).parts[:-1] or \
             xdg is not None and xdg in path.parents
@@ -543,7 +534,7 @@ class Codex(MatcherGroups):
         below = [folder for folder in reversed(project.parents) if root in folder.parents]
         folders = [root, *below, *([project] if project != root else [])]
         trusted = [folder / FOLDER / CONFIG_FILE for folder in folders
-                   if trust.project_trust(folder, store)[0] == trust.TRUSTED and folder / FOLDER != codex_home()]
+                   if trust.project_trust(folder, store)[0] == trust.TRUSTED and folder / FOLDER != user_dir()]
         return [SYSTEM_FOLDER / CONFIG_FILE, user_config(), *trusted, SYSTEM_FOLDER / MANAGED_CONFIG_FILE]
 
     def unparsed_effect(self, path: Path) -> str | None:
@@ -804,7 +795,7 @@ def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bo
     notes += [f"forgets Codex's trust in {key}, a hook of ours the change takes away" for key in forget if key not in hashes]
     # (a user file, written for the project of the change: rollback there undoes it with the change)
     project = next((target.project for target, _, _ in files if target.project is not None), None)
-    target = Target(host.name, Scope.user, config, codex_home() / RUNTIME_FOLDER, project)
+    target = Target(host.name, Scope.user, config, user_dir() / RUNTIME_FOLDER, project)
     # once the changes are written it is made again (follows): from what each found under its lock
     # and the files as they are then, for another run may have moved the hooks meanwhile
     return Plan("trust", target, doc, settings_document(config, written).data, notes=notes, exact_bytes=written,

@@ -33,6 +33,7 @@ from ..base import (
     subfolders,
 )
 from ..claude.adapter import tools_named
+from . import FOLDER, HOOK_VARIABLES, KIND, KINDS, user_dir
 from .protocol import ANSWER_TABLE, CLAUDE_TOOLS_OF_TYPE
 
 if TYPE_CHECKING:
@@ -45,10 +46,6 @@ VERSION = 1
 # Cursor's tool type in a matcher for a Claude Code tool (docs/hosts/cursor.md#matchers; Write covers Edit too)
 TOOL_TYPE_OF_CLAUDE = {"Bash": "Shell", "Read": "Read", "Write": "Write", "Edit": "Write", "MultiEdit": "Write",
                        "Grep": "Grep", "Task": "Task"}
-
-
-def user_dir() -> Path:
-    return Path.home() / ".cursor"
 
 
 def managed_paths() -> list[Path]:
@@ -65,7 +62,6 @@ CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecut
                           "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
 
 
-KIND = "cursor-hooks"  # doctor's name for the kind of file
 # hooks files in Cursor's shape at a project's top, where Cursor reads none outside a plugin (an
 # exporter's `hooks/hooks-cursor.json`, which is a plugin's place: other-hosts and user-needs notes)
 TOP_LEVEL_NAMES = ("hooks.json", "hooks-cursor.json", "hooks/hooks.json", "hooks/hooks-cursor.json")
@@ -91,17 +87,14 @@ class Cursor(Host):
                      "preToolUse": ("PreToolUse", None)}
     simulated = True  # simulate.py: the hooks run on Cursor's payloads
     guard_events = CURSOR_GATES
-    # every hook's, with Claude Code's name for the project folder, and a plugin's folder under
-    # both names (docs/hosts/cursor.md#stdin-payload)
-    hook_variables = frozenset({"CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CURSOR_TRANSCRIPT_PATH",
-                                "CURSOR_CODE_REMOTE", "CLAUDE_PROJECT_DIR", "CURSOR_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"})
+    hook_variables = HOOK_VARIABLES
     commands_checked = True
     # exit 0: Cursor reads the JSON on stdout; any other but 2: the hook failed (docs/hosts/cursor.md#exit-codes)
     reads_answer_on_failure = False
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
     # its matchers' tool types, each for the Claude Code tool it stands for first (`Shell`: Bash)
     claude_tool_names = {kind: tools[0] for kind, tools in CLAUDE_TOOLS_OF_TYPE.items()}
-    file_kinds = (KIND,)
+    file_kinds = KINDS
     answer_schema = "cursor-hook-output.schema.json"  # (docs/hosts/cursor.md#measured: Cursor cannot run here)
     answer_table = ANSWER_TABLE
     runs_hooks_of = "claude"  # (its third-party configs: docs/hosts/cursor.md#config-files)
@@ -163,7 +156,7 @@ class Cursor(Host):
         return isinstance(handler, dict) and handler.get("failClosed") is True
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = user_dir() if project is None else project / ".cursor"
+        base = user_dir() if project is None else project / FOLDER
         return Target(self.name, scope, base / "hooks.json", base / RUNTIME_FOLDER, project)
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:

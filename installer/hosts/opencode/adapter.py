@@ -33,8 +33,9 @@ from ...errors import ExitCode, HookwrightError
 from ...hooks.model import Candidate, ConfigFile, resolved
 from ...layout import DEFAULT_PYTHON, PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
-from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path, folders_below
+from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, folders_below
 from ..claude.adapter import tools_named
+from . import KINDS, PLUGIN_FOLDERS, PLUGIN_KIND, SCRIPT_SUFFIXES, scope_folder, user_dir
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -111,10 +112,6 @@ _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-
 
 
 LOADED_SUFFIXES = (".js", ".ts")
-SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")  # what doctor reads as a plugin (and says why opencode does not load)
-# in the order opencode runs them: measured on 1.18.33, a config folder's plugin/ ran before its
-# plugins/, whichever of the two the filesystem listed first
-PLUGIN_FOLDERS = ("plugin", "plugins")
 
 # What a plugin may import with nothing installed (docs/hosts/opencode.md#plugin-loading): Node's
 # modules, with or without `node:`, and Bun's; and the plugin SDK with the packages it depends on,
@@ -188,7 +185,7 @@ def tool_name(name: str) -> str:
 def config_folders(project: Path) -> list[tuple[str, Path]]:
     """(scope, folder) of every opencode config folder a session in `project` reads, in the
     order opencode reads their plugins: the user's, OPENCODE_CONFIG_DIR's, the project's."""
-    found = [("user", config_dir())]
+    found = [("user", user_dir())]
     if os.environ.get("OPENCODE_CONFIG_DIR"):
         found.append(("user", Path(os.environ["OPENCODE_CONFIG_DIR"])))
     found.append(("project", project / ".opencode"))
@@ -269,12 +266,6 @@ def custom_tools(folders: Iterable[Path]) -> frozenset[str]:
     return frozenset(found)
 
 
-def config_dir() -> Path:
-    """opencode's user folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode (measured:
-    with the variable set, ~/.config/opencode/plugins is not read)."""
-    return env_path("XDG_CONFIG_HOME", Path.home() / ".config") / "opencode"
-
-
 class PluginDocument(Document):
     """A generated plugin file: its data is the JSON of its first line, and `render` makes the
     whole file from data (so install twice writes the same bytes)."""
@@ -299,11 +290,6 @@ def read_plugin(path: Path, raw: bytes | None) -> PluginDocument:
 
 
 # ---- the files doctor reads -----------------------------------------------------------------
-
-def in_a_plugin_folder(path: Path) -> bool:
-    """A script in a folder named like opencode's plugins folders, under a folder named for opencode."""
-    return path.parent.name in PLUGIN_FOLDERS and any("opencode" in part.lower() for part in path.parts)
-
 
 def _config_files(project: Path, also: frozenset[Path]) -> list[Candidate]:
     """opencode's config files, then its plugins in the order it runs them (docs/hosts/opencode.md#load-order): the local files the configs' `plugin` lists name (the user's first), then every file
@@ -371,8 +357,8 @@ class Opencode(Host):
     file_per_pack = True
     starts_per_call = False  # (the plugin keeps one serving runtime per opencode process)
     schema = "opencode-plugin.schema.json"
-    plugin_file_kind = "opencode-plugin"
-    file_kinds = (plugin_file_kind, "opencode-config")
+    plugin_file_kind = PLUGIN_KIND
+    file_kinds = KINDS
     native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
     # write creates or replaces a file, edit changes one in place (measured on 1.18.33: a guard
     # picking write never saw the edit of the file it protects, docs/hosts/opencode.md#tool-names);
@@ -417,7 +403,7 @@ class Opencode(Host):
         return None
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = config_dir() if project is None else project / ".opencode"
+        base = scope_folder(project)
         plugins = base / "plugins"
         return Target(self.name, scope, plugins / plugin_file(pack) if pack else plugins, base / RUNTIME_FOLDER,
                       project)

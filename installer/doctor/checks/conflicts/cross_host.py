@@ -10,8 +10,9 @@ from .... import hosts, safe_read
 from ....hooks.events import CLAUDE_TO_CURSOR
 from ....hooks.regex.matching import Matcher, classify
 from ....hosts.claude import adapter as claude
-from ....hosts.cursor import adapter as cursor
+from ....hosts.claude import user_dir as claude_user_dir
 from ....hosts.cursor import protocol as cursor_protocol
+from ....hosts.cursor import user_dir as cursor_user_dir
 from ... import handler_facts
 from ...model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 from ..hosts import claude_tool_names
@@ -50,7 +51,7 @@ def _runs_claude_hooks(file: ConfigFile) -> bool:
 def _cursor_project(path: Path) -> Path | str | None:
     """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
     real = resolved(path)
-    if real.parent == resolved(cursor.user_dir()):
+    if real.parent == resolved(cursor_user_dir()):
         return "user"
     if real.parent.name == ".cursor" and real.name == "hooks.json":
         return real.parent.parent
@@ -72,7 +73,7 @@ def _claude_hooks_beside_cursor_entries(ctx: Context) -> Iterator[Iterator[Curso
     cursor_files = {id(f): p for f in ctx.files if _runs_claude_hooks(f) and (p := _cursor_project(f.path))}
     if not cursor_files:
         return
-    user_settings = resolved(claude.user_dir() / "settings.json")
+    user_settings = resolved(claude_user_dir() / "settings.json")
     claude_files = {id(f): p for f in ctx.files
                     if f.kind == "claude-settings" and (p := _claude_project(f.path, user_settings))}
     if not claude_files:

@@ -27,7 +27,6 @@ from ....hooks.regex.overlap import (
     tools_meet,
     unseen_servers,
 )
-from ....hosts.opencode.adapter import OWN_TOOLS
 from ....patterns import lazy
 from ... import handler_facts
 from ...handler_facts import NO, YES, Rewrite, pack_rewrites
@@ -555,6 +554,8 @@ def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict[str, A
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
     """The tools two opencode plugin hooks both run for, in words (None: none)."""
+    from ....hosts.opencode.adapter import OWN_TOOLS  # (loaded by a run with opencode plugins only)
+
     def tools(spec: str | None) -> set[str] | None:  # None: every tool; {"mcp"}: every MCP tool
         return None if not spec else {"mcp"} if spec == "mcp" else set(spec.split("|"))
 

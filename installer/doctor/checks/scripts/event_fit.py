@@ -110,7 +110,7 @@ def _variable_of_another_host(ctx: Context) -> Iterator[Finding]:
     starts at /, or the script stops at the missing name, and the hook fails. Said once per
     command and per script, at the command where it is written there, else at the script's line."""
     said: set[object] = set()
-    others_of: dict[Host, dict[str, Host]] = {}  # (each host's, asked once)
+    others_of: dict[Host, dict[str, str]] = {}  # (each host's, asked once)
     for handler, host, code in command_runs(ctx):
         if host.hook_variables is None:
             continue
@@ -124,7 +124,8 @@ def _variable_of_another_host(ctx: Context) -> Iterator[Finding]:
             if found is None or (path or (handler.file.path, handler.keys)) in said:
                 continue
             said.add(path or (handler.file.path, handler.keys))
-            variable, other, at = found
+            variable, name, at = found
+            other = hosts.get(name)
             main = handler_facts.resolution(handler).main if path is None else None
             effect = host.unstarted_effect(handler.event, handler.value, python_exit_2(main, PYTHON_EXITS_2))
             if path is None:

@@ -15,7 +15,6 @@ from typing import Iterator
 
 from .... import safe_read
 from ....errors import HookwrightError
-from ....hosts.opencode.adapter import NODE_MODULES
 from ....patterns import lazy
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
@@ -299,6 +298,8 @@ def _node_imports(script: Script) -> Iterator[Finding]:
     started = [handler for handler, name in runners(script) if program_name(name) in NODE_RUNNERS]
     if not started or os.environ.get("NODE_PATH") or _search_path_given(script, "NODE_PATH"):
         return
+    from ....hosts.opencode.adapter import NODE_MODULES  # (a script Node runs only: no opencode adapter for the rest)
+
     code = strip_comments(script.text, "javascript")
     for match in JS_BARE_IMPORT.finditer(code):
         spec = match["spec"]
