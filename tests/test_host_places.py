@@ -1,4 +1,5 @@
-"""A host's places (its folder's __init__.py: FOLDER, KINDS, user_dir(), HOOK_VARIABLES) say what
+"""A host's places (its folder's __init__.py: TITLE, FOLDER, KINDS, user_dir(), TOOL_INPUTS,
+HOOK_VARIABLES) say what
 its adapter says, and doctor on a Claude Code settings file loads no other host's adapter: the
 registry, discovery and the rules that ask every host read the places instead (issue 37)."""
 from __future__ import annotations
@@ -10,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from hookwright import hosts
 from hookwright.hosts.base import Host, Scope
 
@@ -28,10 +28,20 @@ def test_the_places_are_the_adapters_own(name, home, monkeypatch, tmp_path):
     assert host.user_folder() == places.user_dir()
     assert host._target(Scope.project, probe, "x").config.relative_to(probe).parts[0] == places.FOLDER
     assert host.file_kinds == places.KINDS
+    assert (host.title, host.tool_inputs) == (places.TITLE, places.TOOL_INPUTS) == (hosts.title(name), places.TOOL_INPUTS)
     assert all(hosts.of_kind(kind) is host for kind in places.KINDS)
     assert (name in hosts.VARIABLE_HOSTS) == hasattr(places, "HOOK_VARIABLES")
     if name in hosts.VARIABLE_HOSTS:
         assert host.hook_variables == places.HOOK_VARIABLES
+
+
+def test_the_sender_of_a_field_is_the_first_other_host_whose_tools_send_it():
+    claude = hosts.get("claude")
+
+    assert hosts.sender("path", claude) == "opencode"  # (its glob and grep: Claude Code's Glob sends it too, not asked)
+    assert hosts.sender("filePath", claude) == "opencode"
+    assert hosts.sender("file_path", hosts.get("codex")) == "claude"
+    assert hosts.sender("no_such_field", claude) is None
 
 
 def test_the_part_time_hosts_are_those_whose_adapter_says_which_hooks_run_part_time():

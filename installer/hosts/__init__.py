@@ -2,7 +2,8 @@
 
 One folder per agent (claude/, cursor/, opencode/, codex/), whose adapter.py holds a HOST object that
 implements installer.hosts.base.Host. An adapter loads only when its host is asked for: where its
-files are (its places: FOLDER, KINDS, user_dir(), in the folder's __init__.py) is read without
+files are and what other hosts' rules ask of it (its places: TITLE, FOLDER, KINDS, user_dir(),
+TOOL_INPUTS, HOOK_VARIABLES, in the folder's __init__.py) is read without
 it, so that a run with no file of a host never loads its adapter (doctor on one Claude Code
 settings file: the Codex, opencode and Cursor adapters were 6.5 M of its 371.1 M instructions).
 """
@@ -65,6 +66,20 @@ def of_kind(kind: str) -> Host | None:
 
 
 _KINDS: dict[str, str] = {}  # kind -> its host's name
+
+
+def sender(field: str, host: Host) -> str | None:
+    """Another host whose tools send the field in their input (Host.tool_inputs: the first, in
+    NAMES's order), by name: read from its places, so that a Claude Code hook reading opencode's
+    `path` loads no other adapter."""
+    return next((name for name in NAMES if name != host.name
+                 and any(field in fields for fields in _places(name).TOOL_INPUTS.values())), None)
+
+
+def title(name: str) -> str:
+    """The host's name for people ("Claude Code"), from its places (Host.title)."""
+    title: str = _places(name).TITLE
+    return title
 
 
 def of(name: str) -> Host | None:

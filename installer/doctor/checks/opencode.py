@@ -23,7 +23,7 @@ from ...document import LineIndex
 from ...errors import HookwrightError
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
-from ...hosts.opencode import PLUGIN_FOLDERS
+from ...hosts.opencode import PLUGIN_FOLDERS, TOOL_ARGUMENTS
 from ...hosts.opencode import adapter as opencode
 from ...hosts.opencode import user_dir as opencode_user_dir
 from ...patterns import lazy
@@ -654,12 +654,12 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *place, variant="input")
     for read in plugin.facts.reads if plugin.foreign else ():
         tools = read.tools or frozenset()
-        known = tools & opencode.TOOL_ARGUMENTS.keys()
+        known = tools & TOOL_ARGUMENTS.keys()
         rest = tools - known  # (opencode's own tools whose arguments are not known, or no tool of its)
         if not known or read.prefixed or read.key == UNKNOWN_ARGUMENT or \
                 any(name not in opencode.OWN_TOOLS and name.lower() not in CLAUDE_ONLY_TOOLS for name in rest):
             continue
-        taken = {argument for tool in known for argument in opencode.TOOL_ARGUMENTS[tool]}
+        taken = {argument for tool in known for argument in TOOL_ARGUMENTS[tool]}
         own = CAMEL_CASE_ARGUMENTS.get(read.key)
         if read.key in taken or rest and own is None:
             continue
@@ -748,7 +748,7 @@ def _script_reads_claude_names(plugin: PluginFile) -> Iterator[Finding]:
                 field = m["field"]
                 own = CAMEL_CASE_ARGUMENTS[field]
                 if field in h.renamed or own in code or tools is not None and not any(
-                        own in opencode.TOOL_ARGUMENTS.get(tool, ()) for tool in tools):
+                        own in TOOL_ARGUMENTS.get(tool, ()) for tool in tools):
                     continue
                 line, column = index.at(m.start("field"))
                 yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *h.place,

@@ -20,7 +20,7 @@ from ...layout import DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
 from ..base import Capabilities, Entry, MatcherGroups, PartTimeHooks, Scope, Target, check_events, files_below
-from . import FOLDER, HOOK_VARIABLES, KINDS, SETTINGS_KIND, user_dir
+from . import FOLDER, HOOK_VARIABLES, KINDS, SETTINGS_KIND, TITLE, TOOL_INPUTS, user_dir
 from .protocol import (
     ACTION_GUARDS,
     ANSWER_TABLE,
@@ -126,7 +126,7 @@ MAX_SKILLS = 200  # skill folders read in one place (a bound: a repository's fol
 
 class Claude(MatcherGroups):
     name = "claude"
-    title = "Claude Code"
+    title = TITLE
     scopes = (Scope.user, Scope.project, Scope.local)
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
     # FF FE starts UTF-16 LE; anything else is UTF-8, a byte that is not read as U+FFFD
@@ -151,22 +151,7 @@ class Claude(MatcherGroups):
     # an "env" PATH is the PATH a hook's command is looked up on (`python3` not on it: the hook
     # cannot start); CLAUDE_PROJECT_DIR is Claude Code's own, whatever "env" says
     settings_env_kind = SETTINGS_KIND
-    # the fields of tool_input its own tools send, as their input schemas in the 2.1.332 binary name
-    # them (docs/hosts/claude-code.md#stdin-payload; measured: a Write guard reading `filePath` read
-    # nothing); Grep's as sdk-tools.d.ts of 2.1.332 types it (the same names as the schema the model
-    # is given); MCP tools: not listed, not known
-    tool_inputs = {
-        "Bash": frozenset({"command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"}),
-        "Read": frozenset({"file_path", "offset", "limit", "pages"}),
-        "Write": frozenset({"file_path", "content"}),
-        "Edit": frozenset({"file_path", "old_string", "new_string", "replace_all"}),
-        "NotebookEdit": frozenset({"notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"}),
-        "Glob": frozenset({"pattern", "path"}),
-        "Grep": frozenset({"pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o",
-                           "type", "head_limit", "offset", "multiline"}),
-        "WebFetch": frozenset({"url", "prompt", "offset"}),
-        "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
-    }
+    tool_inputs = TOOL_INPUTS
     # tools of its older releases that the pinned one does not give the model: a matcher may name
     # them, no call carries the name (measured on 2.1.332: MultiEdit is not among the tools of a
     # request to the model, docs/hosts/claude-code.md#stdin-payload)

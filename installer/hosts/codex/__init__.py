@@ -8,10 +8,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+TITLE = "Codex CLI"
 FOLDER = ".codex"  # a project's folder of its files
 KIND = "codex-hooks"  # doctor's name for the kind of file
 CONFIG_KIND = "codex-config"  # a config.toml, read for its [hooks] (and its switches)
 KINDS = (KIND, CONFIG_KIND)
+SHELL_TOOL = "Bash"  # the one name its hooks see a shell call by
+# the fields of tool_input its hooks get from each of its tools (Host.tool_inputs, measured on 0.171.0)
+TOOL_INPUTS = {SHELL_TOOL: frozenset({"command"}), "apply_patch": frozenset({"command"})}
 
 
 def user_dir() -> Path:

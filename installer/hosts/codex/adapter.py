@@ -55,7 +55,7 @@ from ..base import (
     refuse_shape,
     subfolders,
 )
-from . import CONFIG_KIND, FOLDER, KIND, KINDS, trust, user_dir
+from . import CONFIG_KIND, FOLDER, KIND, KINDS, SHELL_TOOL, TITLE, TOOL_INPUTS, trust, user_dir
 
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
@@ -76,7 +76,6 @@ ROOT_KEYS = ("description", "hooks")
 # how deep a hooks.json nests arrays and objects, the root one: at one more Codex drops the file
 # with "recursion limit exceeded" (#file-format, measured on 0.171.0)
 MAX_NESTING = 127
-SHELL_TOOL = "Bash"  # the one name its hooks see a shell call by
 # the other names its hooks' matchers select a tool by ([hook_names]; apply_patch's measured on 0.171.0: #tool-names)
 TOOL_ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
 # the top of the git work tree, as a committed command finds it when it runs (see above)
@@ -150,7 +149,7 @@ MODEL_REQUEST = frozenset({"kind", "request_id", "attempt_number", "thread_id", 
 
 class Codex(MatcherGroups):
     name = "codex"
-    title = "Codex CLI"
+    title = TITLE
     scopes = (Scope.user, Scope.project)
     # asking: `permissionDecision: "ask"` is rejected, and codex exec cannot ask at all
     # (docs/hosts/codex.md#asking-the-user)
@@ -191,7 +190,7 @@ class Codex(MatcherGroups):
     # a shell call's command, and an edit's patch text: the model edits files with apply_patch, a
     # freeform tool whose input is the patch, and its hooks (which `Write` and `Edit` also select)
     # get it as tool_input.command, no file_path (#tool-names, measured on 0.171.0)
-    tool_inputs = {SHELL_TOOL: frozenset({"command"}), "apply_patch": frozenset({"command"})}
+    tool_inputs = TOOL_INPUTS
     tool_input_notes = {"apply_patch": "an edit's patch text: the paths are its `*** Add File:`, `*** Update File:` "
                                        "and `*** Delete File:` lines"}
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})

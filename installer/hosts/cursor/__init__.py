@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+TITLE = "Cursor"
 FOLDER = ".cursor"  # a project's folder of its files
 KIND = "cursor-hooks"  # doctor's name for the kind of file
 KINDS = (KIND,)
+TOOL_INPUTS: dict[str, frozenset[str]] = {}  # (the fields its tools send: not known, Host.tool_inputs)
 # every hook's, with Claude Code's name for the project folder, and a plugin's folder under both
 # names (docs/hosts/cursor.md#stdin-payload): Host.hook_variables
 HOOK_VARIABLES = frozenset({"CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CURSOR_TRANSCRIPT_PATH",

@@ -33,7 +33,7 @@ from ..base import (
     subfolders,
 )
 from ..claude.adapter import tools_named
-from . import FOLDER, HOOK_VARIABLES, KIND, KINDS, user_dir
+from . import FOLDER, HOOK_VARIABLES, KIND, KINDS, TITLE, user_dir
 from .protocol import ANSWER_TABLE, CLAUDE_TOOLS_OF_TYPE
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ TOP_LEVEL_NAMES = ("hooks.json", "hooks-cursor.json", "hooks/hooks.json", "hooks
 
 class Cursor(Host):
     name = "cursor"
-    title = "Cursor"
+    title = TITLE
     scopes = (Scope.user, Scope.project)
     # answers: Cursor has no question tool; context only on sessionStart and postToolUse
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..base import env_path
 
+TITLE = "opencode"
 FOLDER = ".opencode"  # a project's folder of its files
 PLUGIN_KIND = "opencode-plugin"  # doctor's names of the kinds of its files
 CONFIG_KIND = "opencode-config"
@@ -16,6 +17,18 @@ SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")  # what doctor reads as
 # in the order opencode runs them: measured on 1.18.33, a config folder's plugin/ ran before its
 # plugins/, whichever of the two the filesystem listed first
 PLUGIN_FOLDERS = ("plugin", "plugins")
+# the arguments each of opencode's own tools takes, as its schema in the 1.18.33 binary names them
+# (docs/hosts/opencode.md#tool-names): a hook that reads another on such a tool reads undefined
+TOOL_ARGUMENTS = {"bash": ("command", "timeout", "workdir", "description"), "read": ("filePath", "offset", "limit"),
+                  "write": ("content", "filePath"), "edit": ("filePath", "oldString", "newString", "replaceAll"),
+                  "glob": ("pattern", "path"), "grep": ("pattern", "path", "include"),
+                  "webfetch": ("url", "format", "timeout"), "todowrite": ("todos",), "skill": ("name",),
+                  "task": ("description", "prompt", "subagent_type", "task_id", "command"),
+                  "apply_patch": ("patchText",), "question": ("questions",), "invalid": ("tool", "error"),
+                  "lsp": ("operation", "filePath", "line", "character", "query"),
+                  "websearch": ("query", "numResults", "livecrawl", "type", "contextMaxCharacters")}
+# the arguments its own tools take, as a plugin's output.args holds them (Host.tool_inputs)
+TOOL_INPUTS = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
 
 
 def user_dir() -> Path:

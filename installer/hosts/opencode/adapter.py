@@ -35,7 +35,7 @@ from ...layout import DEFAULT_PYTHON, PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
 from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, folders_below
 from ..claude.adapter import tools_named
-from . import KINDS, PLUGIN_FOLDERS, PLUGIN_KIND, SCRIPT_SUFFIXES, scope_folder, user_dir
+from . import KINDS, PLUGIN_FOLDERS, PLUGIN_KIND, SCRIPT_SUFFIXES, TITLE, TOOL_INPUTS, scope_folder, user_dir
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -70,16 +70,6 @@ HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.exe
              "experimental.compaction.autocontinue", "experimental.provider.small_model", "experimental.session.compacting",
              "experimental.text.complete", "permission.ask", "provider", "shell.env", "tool", "tool.definition",
              "tool.execute.after", "tool.execute.before")
-# the arguments each of opencode's own tools takes, as its schema in the 1.18.33 binary names them
-# (docs/hosts/opencode.md#tool-names): a hook that reads another on such a tool reads undefined
-TOOL_ARGUMENTS = {"bash": ("command", "timeout", "workdir", "description"), "read": ("filePath", "offset", "limit"),
-                  "write": ("content", "filePath"), "edit": ("filePath", "oldString", "newString", "replaceAll"),
-                  "glob": ("pattern", "path"), "grep": ("pattern", "path", "include"),
-                  "webfetch": ("url", "format", "timeout"), "todowrite": ("todos",), "skill": ("name",),
-                  "task": ("description", "prompt", "subagent_type", "task_id", "command"),
-                  "apply_patch": ("patchText",), "question": ("questions",), "invalid": ("tool", "error"),
-                  "lsp": ("operation", "filePath", "line", "character", "query"),
-                  "websearch": ("query", "numResults", "livecrawl", "type", "contextMaxCharacters")}
 # the events of opencode's bus in the 1.18.33 binary (its `type:"..."` event definitions): the
 # `event` hook gets them as `{event: {type, properties}}`; a function under one of these names as
 # a hook key is never called
@@ -345,7 +335,7 @@ def _in_run_order(folder: Path) -> list[Path]:
 
 class Opencode(Host):
     name = "opencode"
-    title = "opencode"
+    title = TITLE
     scopes = (Scope.user, Scope.project)
     # context: no hook of a plugin's tool.execute.before reaches the model but a thrown reason;
     # questions: opencode's question tool takes no answer from a plugin
@@ -366,7 +356,7 @@ class Opencode(Host):
     file_changing_tools = ("write", "edit")
     claude_tool_names = CLAUDE_TOOL_NAMES
     # the arguments its own tools take, as a plugin's output.args holds them (TOOL_ARGUMENTS)
-    tool_inputs = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
+    tool_inputs = TOOL_INPUTS
     simulated = True  # simulate.py: the plugins run in opencode's own runtime
     # none of another agent's: a plugin gets the project as `directory` and `worktree`, and what
     # it runs gets opencode's own environment (measured on 1.18.33: docs/hosts/opencode.md#runtime)

@@ -18,7 +18,7 @@ from ...scripts.keys import Site
 from .units import AtCommand, HookCode, Script, scripts_run_by
 
 if TYPE_CHECKING:
-    from ....hosts.base import Host
+    pass
 
 CONDITION_RULES = RuleTable()  # a hook's code: its conditions, whatever the event
 RENAMED_TOOL_RULES = RuleTable()  # a script of a host whose hooks see tools by other names than the model's
@@ -232,7 +232,7 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
     read = {field for _, field in reads}
     named = ", ".join(sorted(tools)) if tools else "every tool they match"
     others = [(offset, field, other, own) for offset, field in reads
-              for other in [None if field in sent else _sender(field, host)] if other is not None
+              for other in [None if field in sent else hosts.sender(field, host)] if other is not None
               for own in [next((name for name in sorted(sent) if _folded(name) == _folded(field)), None)]
               if own not in read and (own is not None or tools is not None)]
     carried = [field for _, field in reads if field in sent]
@@ -248,7 +248,7 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
         offset, field, other, own = others[0]
         yield code.report("script/tool-field-not-sent", _site(code.text, offset, field),
                           "other-host" if own else "other-host-only", field=field, host=host.title,
-                          other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
+                          other=hosts.title(other), own=own, tools=named, sent=", ".join(sorted(sent)))
 
 
 @TOOL_FIELD_RULES.rule("script/written-text-not-read")
@@ -314,12 +314,6 @@ def _same_decision(code: str, carried: list[str], fallback: str) -> bool:
 
     ours = reached(fallback)
     return bool(ours) and any(ours & reached(field) for field in carried)
-
-
-def _sender(field: str, host: Host) -> Host | None:
-    """Another host whose tools send the field in their input (the first, in hosts.NAMES's order)."""
-    return next((other for other in hosts.every() if other.name != host.name
-                 and any(field in fields for fields in other.tool_inputs.values())), None)
 
 
 def _site(text: str, offset: int, field: str) -> Site:
