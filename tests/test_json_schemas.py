@@ -405,8 +405,7 @@ def test_every_command_is_covered_by_an_error_case():
 
 def _cli_commands() -> set[str]:
     """Every command the CLI has, a group's as "group sub" (prefs set...)."""
-    import typer
-    from hookwright.cli import app
+    from hookwright import cli
 
     def walk(group, prefix: str) -> set[str]:
         found = set()
@@ -415,7 +414,7 @@ def _cli_commands() -> set[str]:
             found |= walk(command, f"{prefix}{name} ") if sub is not None else {prefix + name}
         return found
 
-    return walk(typer.main.get_command(app), "")
+    return walk(cli._command(), "")
 
 
 def _tests_naming(name: str) -> list[str]:

@@ -118,6 +118,14 @@ def test_only_options_that_change_no_listing_let_a_run_build_its_command_alone()
     assert _asked_for(["--help", "doctor"]) is None  # the group's help lists every command
     assert _asked_for(["docter"]) is None  # typer suggests the right name from the whole group
     assert _asked_for([]) is None
+    assert _asked_for(["-q", "--version", "doctor"]) == "--version"  # (the version ends the run: no command)
+    assert _asked_for(["--help", "--version"]) is None
+
+
+def test_the_names_the_command_line_knows_before_loading_the_commands_are_its_commands_in_order():
+    from hookwright import cli
+
+    assert tuple(cli._command().commands) == cli.COMMANDS  # (the order --help lists them in)
 
 
 def test_a_console_made_for_a_terminal_never_prints_into_a_pipe_at_the_terminals_width(monkeypatch):
