@@ -76,3 +76,9 @@ def test_doctor_on_a_claude_code_file_loads_no_other_hosts_adapter(tmp_path):
     assert "in 1 file" in ran.stdout
     assert [m for m in loaded if not m.startswith("installer.hosts.claude.")] == [
         "installer.hosts.cursor.protocol"]  # (hooks.events reads Cursor's event names there)
+
+
+def test_of_is_a_hosts_adapter_by_name_and_none_for_another_agent():
+    assert hosts.of("cursor") is hosts.get("cursor")
+    assert hosts.of("gemini") is None and hosts.of("unknown") is None
+    assert "gemini" not in hosts._LOADED
