@@ -216,3 +216,24 @@ def test_a_redirection_is_read_as_its_regexes_read_it(text):
     assert _sent_elsewhere(text) == bool(re.compile(r""">&\s*2|\d?>\s*\S|&>""").search(text))
     match = re.compile(r"\d*(?:>>?|&>>?|>&|>\|)").match(text)
     assert _redirection_end(text) == (match.end() if match else None)
+
+
+@settings(max_examples=600)
+@given(_texts("<", ">", ">>", "<<<", "<&", ">&", "<>", ">|", "&", "&&", "2", "10", "٣", size=6), st.integers(0, 6))
+@example("echo done >> /tmp/claude-stop.log", 10)
+@example("2٣>&1", 0)
+@example("&<<<x", 0)
+def test_a_redirection_the_lexer_reads_ends_where_its_regex_said(text, start):
+    from hookwright.doctor.shell.lex import redirect_end
+
+    start = min(start, len(text))
+    match = re.compile(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)").match(text, start)
+    assert redirect_end(text, start) == (match.end() if match else -1)
+
+
+def test_a_decimal_digit_is_one_the_regex_engine_calls_one_in_every_script():
+    digit = re.compile(r"\d")
+    for code in range(0, 0x30000, 3):
+        character = chr(code)
+        assert character.isdecimal() == (digit.match(character) is not None), hex(code)
+
