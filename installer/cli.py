@@ -242,13 +242,17 @@ def _command(name: str | None = None) -> "Command":
     command alone: typer builds a command's options from its function's signature, which took
     5 of the 6 ms that building all of them costs, in a doctor run of about 60. The commands but
     doctor are defined in cli_commands.py, loaded here for them and for the whole group only
-    (their options were 5.6 M of the 371.1 M instructions of doctor on a typical file)."""
+    (their options were 5.6 M of the 371.1 M instructions of doctor on a typical file). A run
+    that names its command has no use for typer's --install-completion and --show-completion:
+    given before the command they leave it unnamed, after it they are not the group's. Building
+    them was 1.0 M of the 354.7 M of doctor on a typical file."""
     if name is None or name in COMMANDS and name != "doctor":
         from . import cli_commands  # noqa: F401 (defining its commands registers them on app)
     alone = copy.copy(app)
     alone.registered_commands = sorted((c for c in app.registered_commands if name in (None, _name(c))),
                                        key=lambda c: COMMANDS.index(_name(c)))
     alone.registered_groups = [g for g in app.registered_groups if name in (None, g.name)]
+    alone._add_completion = name not in COMMANDS  # (add_completion=, as typer, pinned below 0.29, keeps it)
     return _flowed(typer.main.get_command(alone))
 
 
