@@ -6,6 +6,7 @@ unknown keys when it rewrites settings, so an entry is ours by its command alone
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -46,8 +47,10 @@ SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch":
 CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scope.local: "settings.local.json"}
 
 
+@functools.cache
 def managed_dir() -> Path:
-    """Where an administrator puts policy files: read by doctor and list, never written."""
+    """Where an administrator puts policy files: read by doctor and list, never written. (Made
+    once: the platform's, and doctor asks for each project of a tree.)"""
     if sys.platform == "darwin":
         return Path("/Library/Application Support/ClaudeCode")
     if sys.platform == "win32":
@@ -56,9 +59,16 @@ def managed_dir() -> Path:
 
 
 def managed_paths() -> list[Path]:
-    base = managed_dir()
-    drop_ins = base / "managed-settings.d"  # (rarely there: a glob compiles its pattern even for a missing folder)
-    return [base / "managed-settings.json", *(sorted(drop_ins.glob("*.json")) if drop_ins.is_dir() else [])]
+    settings, drop_ins = _managed_places()
+    # (drop_ins rarely there: a glob compiles its pattern even for a missing folder)
+    return [settings, *(sorted(drop_ins.glob("*.json")) if os.path.isdir(drop_ins) else [])]
+
+
+@functools.cache
+def _managed_places() -> tuple[Path, Path]:
+    """The managed settings file and its drop-in folder, made once (as managed_dir): doctor asks
+    for them for each project of a tree."""
+    return managed_dir() / "managed-settings.json", managed_dir() / "managed-settings.d"
 
 
 def local_settings_read(project: Path) -> list[Path]:
@@ -74,10 +84,11 @@ def local_settings_read(project: Path) -> list[Path]:
 
 
 def _git_root(folder: Path) -> Path | None:
-    """The folder or the nearest folder above it that holds a .git (walked as text: doctor asks it
-    for each project of a tree, and a Path for each folder up to / cost more than its stat)."""
+    """The folder or the nearest folder above it that holds a .git (walked as text, and asked with
+    os.access, which says no without raising what os.path.exists catches: doctor asks it for each
+    project of a tree, and a Path for each folder up to / cost more than its stat)."""
     path = os.fspath(folder)
-    while not os.path.exists(os.path.join(path, ".git")):
+    while not os.access(f"{path.rstrip('/')}/.git", os.F_OK):
         above = os.path.dirname(path)
         if above == path:
             return None
