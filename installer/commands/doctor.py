@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..doctor import report, selection
+from ..doctor import report
 from ..doctor.model import catalog
 from ..doctor.run import run
 from ..errors import ExitCode, HookwrightError, command_line, did_you_mean
@@ -41,7 +41,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     """Named files are checked with their conflicts with what the host loads with them on this
     machine (doctor/run.py: around) unless `isolated`; those findings count for the exit code too:
     the hooks do race on this machine. The findings reported are the ones the selection keeps
-    (doctor/selection.py: the command line over the project's config)."""
+    (doctor/report.py: the command line over the project's config)."""
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     check_project(project)
@@ -53,7 +53,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
                               hint="name the files to check alone, or drop --isolated")
     if probe:
         _check_sandbox(probe_without_sandbox)
-    chosen = selection.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
+    chosen = report.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
                               strict=strict, use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
                   machine=not isolated, start=start)

@@ -9,7 +9,7 @@ A run goes through five stages, one module each, in this order:
     run.py         the checks over one Context (parallel.py shares many projects out between
                    processes), and the machine's own files a project's run together with (around)
     report.py      the findings for people (text), programs (JSON) and code scanning (SARIF),
-                   after selection.py has kept the ones asked for (--select, --ignore, the project's config)
+                   those asked for (--select, --ignore, the project's config: Selection)
 
 The checks (checks/, one module per rule family, the rules' text in rules/*.toml) read what
 the layer below doctor and simulate knows (installer/hooks: what the hosts accept, matchers as

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..doctor import run, selection
+from ..doctor import report, run
 from ..doctor.model import resolved
 from ..records import Record
 
@@ -86,7 +86,7 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
         new = [f for f in new if f.rule not in cut or f.focused]
         notes.append(f"the project has too many pairs of rewriting hooks to list them all: the plan shows the ones "
                      f"this change takes part in, and not {unlisted} others (hookwright doctor lists them)")
-    keeps = selection.from_config(project).keeps  # a rule the project's doctor config leaves out, the plan does too
+    keeps = report.from_config(project).keeps  # a rule the project's doctor config leaves out, the plan does too
     return _compare([f for f in old if keeps(f)], [f for f in new if keeps(f)]), notes
 
 

@@ -896,7 +896,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                         SH_JOINED.search(mask_quotes(rest)) and delivery.talks_on_stderr(word, _sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
-                if word in SH_SCRIPT_RUNNERS:  # (whether the script it runs answers: checks/scripts/any_event.py)
+                if word in SH_SCRIPT_RUNNERS:  # (whether the script it runs answers: checks/scripts/answers.py)
                     assigned = dict(SH_ASSIGNED.findall(line[match.start():match.start("word")]))
                     runner_runs.append((word, tuple(_sh_args(rest)), assigned, place(start)))
             elif word == "cd" and _relative_cd(_sh_args(rest)) and _sh_to_stdout(rest, around) \

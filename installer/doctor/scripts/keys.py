@@ -38,7 +38,7 @@ from ...errors import HookwrightError
 from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
-from . import conditions, imports
+from . import conditions
 from . import flow as script_flow  # (ScriptFacts has a field named flow)
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
@@ -406,7 +406,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
 
     own_output = bool(keys) and _has_output_keys(emitted)
     delegates = _delegates(code, language, path, where, own_output)
-    modules = imports.local_modules(code, language, path) if path.name != "<text>" else ()
+    modules, answer_functions = _own_modules(code, language, path, mentions_event_name)
     return ScriptFacts(
         path, language,
         ignored=tuple(_unique(ignored)),
@@ -437,7 +437,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         flow=script_flow.Later(lambda: script_flow.analyse(text, code, language, where.at,
                                                        path if path.name != "<text>" else None)),
         modules=modules,
-        answer_functions=imports.answer_functions(code, language) if mentions_event_name else frozenset(),
+        answer_functions=answer_functions,
         # (read of a script that imports a module of its own only, script_files._answered_for: a shell
         # script or a command line imports none, and each was scanned for its calls, and compiled
         # the pattern: doctor on a typical file 370.7 M -> 370.2 M instructions, the tree 4,571.8 M
@@ -530,6 +530,20 @@ def _unique(sites: Iterable[Site]) -> list[Site]:
 PY_CAPTURED = lazy(r"capture_output|stdout\s*=")  # a subprocess whose output the script takes
 
 
+def _own_modules(code: str, language: str, path: Path, mentions_event_name: bool) -> tuple[tuple[Path, ...], frozenset[str]]:
+    """The files of its own a script imports, and (where it names hookEventName) its functions that
+    write an answer: what a script importing it must call (imports.py). Only Python and JavaScript
+    are followed, so imports.py is loaded for a script in one of them only, as their flow readers
+    are (a run with shell hooks alone: 0.6 M instructions of doctor on one typical file); a
+    command's text imports none."""
+    if language not in ("python", "javascript"):
+        return (), frozenset()
+    from . import imports
+
+    modules = imports.local_modules(code, language, path) if path.name != "<text>" else ()
+    return modules, imports.answer_functions(code, language) if mentions_event_name else frozenset()
+
+
 def _delegates(code: str, language: str, path: Path, where: LineIndex, own_output: bool) -> Site | None:
     """Where the script hands its output over to another program or module, if it may."""
 
@@ -556,7 +570,9 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
             if match.group(0).startswith("os.") or not PY_CAPTURED.search(call):
                 return at(f"`{match.group(0).rstrip('( ')}`", match.start())
         if not own_output:
-            for match in imports.PY_IMPORT.finditer(code):
+            from .imports import PY_IMPORT  # (Python and JavaScript only: see _own_modules)
+
+            for match in PY_IMPORT.finditer(code):
                 module = (match.group("from") or match.group("imp")).lstrip(".").split(",")[0].split(".")[0].strip()
                 if module and ((path.parent / f"{module}.py").exists() or (path.parent / module).is_dir()):
                     return at(f"the module {module}", match.start())
@@ -569,7 +585,9 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
         if match:
             return at(f"`{match.group(0)}`", match.start())
         if not own_output:
-            match = imports.JS_IMPORT.search(code)
+            from .imports import JS_IMPORT  # (Python and JavaScript only: see _own_modules)
+
+            match = JS_IMPORT.search(code)
             if match:
                 return at(f"the module {match.group('mod')}", match.start("mod"))
     return None
