@@ -1019,7 +1019,7 @@ def test_sh_without_shell_is_said_once_per_file_with_the_other_hooks_listed_with
 
 def test_the_work_tree_top_is_looked_for_only_when_a_command_asks_for_it(tmp_path):
     """(a stat of `.git` per folder: most configs never ask for `$(git rev-parse --show-toplevel)`)"""
-    from hookwright.doctor.shell.results import GIT_TOP
+    from hookwright.doctor.shell import GIT_TOP
 
     (tmp_path / ".git").mkdir()
     where = Where(project=tmp_path, home=HOME, cwd=tmp_path)

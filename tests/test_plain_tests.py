@@ -9,10 +9,10 @@ from hookwright.doctor.checks.commands import _positional
 from hookwright.doctor.checks.scripts.script_files import sh_shebang
 from hookwright.doctor.checks.scripts.units import INLINE_TEXTS, INLINE_WORDS
 from hookwright.doctor.checks.structure.settings import _plain_rule
+from hookwright.doctor.scripts.flow import raw_flag
 from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
 from hookwright.doctor.scripts.shell_status import _names_a_child
 from hookwright.doctor.shell.interpret import python_name
-from hookwright.doctor.shell.quoted import raw_flag
 from hookwright.doctor.shell.resolve import _portable
 from hookwright.hooks.regex.matching import classify
 from hookwright.hosts.base import runtime_parts

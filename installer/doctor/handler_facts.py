@@ -21,8 +21,8 @@ from ..hooks.model import kind as kind  # (re-exported: the checks ask handler_f
 from . import disk
 from .model import ConfigFile, Handler
 from .scripts import keys
+from .shell import Invocation, Resolution, Where
 from .shell.resolve import NO_FILE, resolve_handler, resolve_shell
-from .shell.results import Invocation, Resolution, Where
 
 if TYPE_CHECKING:  # (probe.py reads this module: its type only)
     from .scripts.probe import ProbeResult

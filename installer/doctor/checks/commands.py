@@ -34,9 +34,9 @@ from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_pro
 from ..scripts import bashisms, runners, variables
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
+from ..shell import Invocation, Resolution, Where
 from ..shell.interpret import python_name
 from ..shell.lex import Lexer, Unreadable
-from ..shell.results import Invocation, Resolution, Where
 from ..shell.tree import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .scopes import settings_path as _settings_path

@@ -32,10 +32,10 @@ from ..scripts import keys, runners, shell_status
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
+from ..shell import Where
 from ..shell.interpret import SCRIPT_SUFFIXES, shell_options
 from ..shell.lex import Unreadable
 from ..shell.resolve import resolve_shell
-from ..shell.results import Where
 from ..shell.tree import AndOr, parse, streams
 from .scripts.units import Script, inline_commands, scripts_of
 

@@ -32,8 +32,8 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ...records import Record
+from ..shell import Where
 from ..shell.resolve import resolve_shell
-from ..shell.results import Where
 from .keys import analyse
 
 MAX_MANIFEST = 512 * 1024

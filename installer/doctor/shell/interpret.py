@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Callable
 
 from ...patterns import lazy
+from . import Invocation, Resolution, Where
 from .lex import KEYWORDS, Word
-from .results import Invocation, Resolution, Where
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 NODE_LIKE = frozenset({"node", "nodejs", "tsx", "ts-node", "esno", "esr", "bun", "deno"})

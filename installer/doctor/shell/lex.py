@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from ...patterns import lazy
-from .results import GIT_TOP
+from . import GIT_TOP
 
 KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
                       "(", ")", "time"})

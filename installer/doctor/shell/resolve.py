@@ -15,9 +15,9 @@ name, spawned without a shell (so no quotes, variables or `~`; Claude Code subst
 `${CLAUDE_...}` placeholders), and `args` are its arguments.
 
 The reading goes lex.py (words), interpret.py (what each simple command runs, and which
-failures fail the hook); results.py holds what it reports. Everything here is a pure function of
-its inputs (PATH lookups are the caller's job), so the results are cached: one resolution per
-distinct command in a run of thousands of handlers.
+failures fail the hook); the package's __init__.py holds what it reports. Everything here is a
+pure function of its inputs (PATH lookups are the caller's job), so the results are cached: one
+resolution per distinct command in a run of thousands of handlers.
 """
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from ...patterns import lazy
+from . import Invocation, Resolution, Where
 from .interpret import Interpreter
 from .lex import Lexer, Unreadable, Word, placeholder_word, reads_the_disk
-from .results import Invocation, Resolution, Where
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
 HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")

@@ -25,7 +25,7 @@ from ...scripts import flow as script_flow
 from ...scripts.delivery import READS_NOTHING  # (not runtimes.py, which only a Python or JavaScript script needs)
 from ...scripts.keys import IGNORED_FIELDS, Site
 from ...scripts.keys import analyse as analyse_script
-from ...shell.results import Where
+from ...shell import Where
 from .units import (
     DECISION_INSTEAD,
     NO_DECISION,
