@@ -53,8 +53,9 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
                               hint="name the files to check alone, or drop --isolated")
     if probe:
         _check_sandbox(probe_without_sandbox)
-    chosen = report.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
-                              strict=strict, use_config=use_config)
+    project = project_of(project)  # (found once: the selection and the run ask it, a walk up with stat calls)
+    chosen = report.choose(project, select=select, ignore=ignore, min_severity=min_severity, strict=strict,
+                           use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
                   machine=not isolated, start=start)
     hidden = len(outcome.findings)

@@ -34,15 +34,21 @@ RULES_FILE_NAMES = ("git-guard.json", "hookwright-git-guard.json")
 # ---- where each host keeps its files -------------------------------------------------------
 
 def scope_candidates(project: Path, names: set[str], also: frozenset[Path] = frozenset(),
-                     start: Path | None = None) -> list[Candidate]:
+                     start: Path | None = None, present: dict[Path, bool] | None = None) -> list[Candidate]:
     """The files of every scope of the hosts named that exist, each host's in precedence order
     (low to high: Host.config_files); `also`: resolved paths to list even where no file is yet (a
     plan's files, checked before they are written). `start`: the folder the agent is started in,
     where that is a folder of the project; a host that was measured to read its project files from
-    the folder it starts in (Host.project_files_read_from) has them read from there."""
+    the folder it starts in (Host.project_files_read_from) has them read from there. `present`:
+    whether each path is there, as found so far, filled in here (run.around asks of every project
+    of a tree, and asks the disk of the user's and the managed settings once)."""
     found = [c for name in hosts.NAMES if name in names
              for c in hosts.get(name).config_files(_session_folder(hosts.get(name), project, start), also)]
-    return [c for c in found if _there(c.path) or (also and resolved(c.path) in also)]
+    present = {} if present is None else present
+    for candidate in found:
+        if candidate.path not in present:
+            present[candidate.path] = _there(candidate.path)
+    return [c for c in found if present[c.path] or (also and resolved(c.path) in also)]
 
 
 def _session_folder(host: Host, project: Path, start: Path | None) -> Path:

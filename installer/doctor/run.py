@@ -256,10 +256,15 @@ def around(ctx: Context) -> Around:
             read[path] = load.read(candidate)
         return read[path]
 
+    # whether each scope's file is there, asked of the disk once: every project of a tree asks of
+    # the user's and the managed settings (and the files listed are kept as they come, not gathered
+    # again for each project: on the corpus tree's 269 projects, 200.8 M -> 177.9 M instructions)
+    present: dict[Path, bool] = {}
     files: list[ConfigFile] = []
+    listed: set[int] = set()
     plugins: list[Plugin] = []
     for host, project in dict.fromkeys(filter(None, map(_home, ctx.files))):
-        candidates = discovery.scope_candidates(project, {host})
+        candidates = discovery.scope_candidates(project, {host}, present=present)
         if not given.keys() & {resolve(c.path) for c in candidates}:
             continue  # the file is not one the host loads for that project
         group = [file(c) for c in candidates]
@@ -271,8 +276,9 @@ def around(ctx: Context) -> Around:
             # where the order of the files is not the order the hooks run in, the given ones go
             # last: a conflict sits on the later of two handlers, so on the file asked about
             group.sort(key=lambda f: id(f) in given_ids)
-        listed = set(map(id, files))
-        files += [f for f in group if id(f) not in listed]
+        added = [f for f in group if id(f) not in listed]
+        files += added
+        listed.update(map(id, added))
     of_given: dict[int, list[Handler]] = {}
     for handler in ctx.handlers:
         of_given.setdefault(id(handler.file), []).append(handler)
