@@ -244,14 +244,30 @@ def around(ctx: Context) -> Around:
             found = real[path] = resolved(path)
         return found
 
-    given = {resolve(f.path): f for f in ctx.files}
+    # a candidate written as a given file's path is that file, where no two given files are one
+    # file (their inodes differ: a stat each, not every symlink of every path followed); any other
+    # is compared with the given files' real paths, followed on the first such candidate (the
+    # user's or the managed settings, a git root's): on the corpus tree, 133.9 M -> 88.7 M
+    # instructions of this function
+    as_written = {f.path: f for f in ctx.files} if _apart(ctx.files) else {}
+    by_real: dict[Path, ConfigFile] = {}
+
+    def given(path: Path) -> ConfigFile | None:
+        found = as_written.get(path)
+        if found is None:
+            if not by_real:
+                by_real.update((resolve(f.path), f) for f in ctx.files)
+            found = by_real.get(resolve(path))
+        return found
+
     given_ids = set(map(id, ctx.files))
     read: dict[Path, ConfigFile] = {}
 
     def file(candidate: Candidate) -> ConfigFile:
+        found = given(candidate.path)
+        if found is not None:
+            return found
         path = resolve(candidate.path)
-        if path in given:
-            return given[path]
         if path not in read:
             read[path] = load.read(candidate)
         return read[path]
@@ -265,7 +281,7 @@ def around(ctx: Context) -> Around:
     plugins: list[Plugin] = []
     for host, project in dict.fromkeys(filter(None, map(_home, ctx.files))):
         candidates = discovery.scope_candidates(project, {host}, present=present)
-        if not given.keys() & {resolve(c.path) for c in candidates}:
+        if all(given(c.path) is None for c in candidates):
             continue  # the file is not one the host loads for that project
         group = [file(c) for c in candidates]
         if hosts.get(host).has_plugins:
@@ -284,6 +300,18 @@ def around(ctx: Context) -> Around:
         of_given.setdefault(id(handler.file), []).append(handler)
     handlers = [h for f in files for h in (of_given.get(id(f), []) if id(f) in given_ids else load.handlers(f))]
     return Around(files, handlers, plugins, [f for f in files if id(f) not in given_ids])
+
+
+def _apart(files: list[ConfigFile]) -> bool:
+    """Whether the files are all there and no two of them are one file (two paths whose symlinks
+    lead to one file, or hard links of it, share its inode)."""
+    inodes = set()
+    for file in files:
+        found = disk.stat(file.path)
+        if found is None:
+            return False
+        inodes.add((found.st_dev, found.st_ino))
+    return len(inodes) == len(files)
 
 
 def _home(file: ConfigFile) -> tuple[str, Path] | None:
