@@ -271,7 +271,7 @@ def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content,
 
 def test_every_check_module_is_run():
     present = {info.name for info in pkgutil.iter_modules([str(REPO / "installer" / "doctor" / "checks")])}
-    assert present == set(CHECK_MODULES) == {"structure", "scopes", "matchers", "conditions", "hosts", "commands",
+    assert present == set(CHECK_MODULES) == {"structure", "scopes", "matchers", "conditions", "hosts", "cursor", "commands",
                                              "scripts", "delivery", "http_services", "opencode", "conflicts",
                                              "installs", "packs"}
     assert [f.__module__.rsplit(".", 1)[1] for f in check_functions()] == list(CHECK_MODULES)

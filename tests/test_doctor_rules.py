@@ -614,7 +614,7 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     functions = [function for table in tables.values() for function in table.functions.values()]
     assert {"commands.RULES", "matchers.RULES", "structure.UNPARSED_RULES", "structure.FILE_RULES",
             "structure.EVENT_RULES", "structure.GROUP_RULES", "structure.HANDLER_RULES", "scopes.RULES",
-            "hosts.FILE_RULES", "hosts.ENTRY_RULES", "hosts.PLUGIN_RULES", "installs.INSTALL_RULES",
+            "hosts.FILE_RULES", "cursor.FILE_RULES", "cursor.ENTRY_RULES", "hosts.PLUGIN_RULES", "installs.INSTALL_RULES",
             "installs.RECEIPT_RULES", "conflicts.RACE_RULES", "conflicts.CURSOR_RACE_RULES",
             "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES", "conflicts.PACK_COPY_RULES",
             "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES", "scripts.SCRIPT_RULES",
@@ -663,9 +663,10 @@ def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module
     assert named and named <= rules_of(module)
 
 
-def test_the_host_rules_of_hosts_py_are_every_host_rule_but_opencodes():
-    assert rules_of("hosts") == {rule for rule in catalog()
-                                 if rule.startswith("host/") and not rule.startswith("host/opencode-")}
+def test_the_host_rules_of_hosts_py_and_cursor_py_are_every_host_rule_but_opencodes():
+    assert rules_of("hosts") | rules_of("cursor") == {rule for rule in catalog()
+                                                      if rule.startswith("host/") and not rule.startswith("host/opencode-")}
+    assert rules_of("cursor") == {rule for rule in catalog() if rule.startswith("host/cursor-")}
 
 
 def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):

@@ -14,7 +14,7 @@ from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "scopes", "matchers", "conditions", "hosts", "commands", "scripts",
+CHECK_MODULES = ("structure", "scopes", "matchers", "conditions", "hosts", "cursor", "commands", "scripts",
                  "delivery", "http_services", "opencode", "conflicts", "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts
@@ -24,7 +24,8 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # and see the whole run.
 LOCAL_CHECKS = ("structure", "matchers", "conditions", "commands")
 # the checks of one host's own kind of file: a run without such a file does not import them
-CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"}), "packs": frozenset({"git-guard-rules"})}
+CHECK_KINDS = {"cursor": frozenset({"cursor-hooks"}), "opencode": frozenset({"opencode-plugin", "opencode-config"}),
+               "packs": frozenset({"git-guard-rules"})}
 # the checks of one kind of handler: a run without such a handler does not import them (a
 # module is about 1 M instructions to load, doctor on one typical file 400 M)
 CHECK_HANDLER_KINDS = {"http_services": "http"}

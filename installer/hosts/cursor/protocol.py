@@ -4,7 +4,7 @@ One row per event: the fields its stdin carries (and which of them come as a JSO
 an object, where that differs by event), the output fields it honours, which
 `permission` values it reads (and what `ask` does there), whether exit 2 / a deny blocks,
 whether a `followup_message` keeps the agent going, and what its `matcher` is tested against.
-doctor's Cursor checks (the entry side in checks/hosts.py, a script's answer in
+doctor's Cursor checks (the entry side in checks/cursor.py, a script's answer in
 checks/scripts/) read Cursor through this table, so a Cursor version that changes an event is
 one edit here.
 

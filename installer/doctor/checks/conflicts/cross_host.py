@@ -15,7 +15,7 @@ from ....hosts.cursor import protocol as cursor_protocol
 from ....hosts.cursor import user_dir as cursor_user_dir
 from ... import handler_facts
 from ...model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
-from ..hosts import claude_tool_names
+from ..cursor import claude_tool_names
 from . import at_handler, first_found, place
 
 # Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
