@@ -1,6 +1,6 @@
 """Copies of one hook across a configuration: which of them run, and how often.
 
-Which copies the host runs once is installer/hooks/copies.py's (Claude Code runs a command, with
+Which copies the host runs once is installer/hooks/firing.py's (Claude Code runs a command, with
 its args, or a URL once per event among the handlers that fire on it). Copies only meet where one session loads them (a project's files with the user, managed and
 plugin files; never two projects) and where their matchers fire on one call: the same logger on
 Bash and on Read is needed twice, and is no copy.
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .. import hosts
-from ..hooks.copies import (
+from ..hooks.firing import (
     EVERY_SESSION,
     DedupKey,
     Session,

@@ -16,7 +16,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .... import hosts
-from ....hooks import copies
+from ....hooks.firing import dedup_key
 from ....hooks.regex.matching import classify
 from ....hooks.regex.overlap import (
     Overlap,
@@ -183,7 +183,7 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
         # wrapper, runs twice: a duplicate, no race)
         runs = handler_facts.runs(handler)
         key = ("pack",) + handler.owner if handler.owner else (("runs", runs) if runs else None) or \
-            copies.dedup_key(handler) or handler_facts.identity(handler)
+            dedup_key(handler) or handler_facts.identity(handler)
         racer = racers.get(key)
         if racer is None:
             racer = racers[key] = _Racer([], status)

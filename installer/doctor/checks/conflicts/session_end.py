@@ -7,7 +7,7 @@ import os
 from typing import Iterator
 
 from .... import hosts
-from ....hooks import copies
+from ....hooks.firing import runs_with, share_a_session
 from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
 from ...model import Context, Finding, Handler, RuleTable, timeout_seconds
 
@@ -58,8 +58,8 @@ def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
     budget: float
     if timeout > SESSION_END_MAX_BUDGET:
         budget = SESSION_END_MAX_BUDGET
-    elif copies.runs_with(handler)[0] == "plugin":
-        raised = [t for h, t in end.ends if copies.runs_with(h)[0] != "plugin" and copies.share_a_session(h, handler)]
+    elif runs_with(handler)[0] == "plugin":
+        raised = [t for h, t in end.ends if runs_with(h)[0] != "plugin" and share_a_session(h, handler)]
         budget = session_end_budget(raised)
         if timeout <= budget:
             return

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .... import hosts
-from ....hooks import copies
+from ....hooks.firing import runs_with
 from ....hosts.base import Host
 from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
 from ....patterns import lazy
@@ -184,7 +184,7 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
             if budget_set:
                 continue
             if raised is None:
-                raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
+                raised = [t for h in ctx.handlers if h.event == "SessionEnd" and runs_with(h)[0] != "plugin"
                           and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
             given = session_end_budget(raised)
         else:
