@@ -7,19 +7,13 @@ from typing import Iterator
 
 from ... import hosts
 from ...hosts.base import Skipped, newer
+from ...hosts.opencode import SCRIPT_SUFFIXES
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable
 
 OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.py)
     "gemini-hooks": "Gemini CLI hooks (BeforeTool/AfterTool-style events, timeouts in milliseconds)",
     "grok-hooks": "a Grok CLI plugin's hooks",
 }
-
-
-class FileAt:
-    """One file doctor read, as the host rules of a whole file read it."""
-
-    def __init__(self, file: ConfigFile) -> None:
-        self.file = file
 
 
 RUN_RULES = RuleTable()  # rules of a whole run, given what it found: said once (run.run asks them last)
@@ -29,8 +23,7 @@ PLUGIN_RULES = RuleTable()  # the host rules of one plugin a settings file enabl
 
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
-        at = FileAt(file)
-        yield from FILE_RULES.run(ctx, at)
+        yield from FILE_RULES.run(ctx, file)
     for plugin in ctx.plugins:
         yield from PLUGIN_RULES.run(ctx, plugin)
 
@@ -101,105 +94,105 @@ def _measured_rules(title: str, pinned: str) -> frozenset[str]:
 # ---- a whole file --------------------------------------------------------------------------------------
 
 @FILE_RULES.rule("host/other-agent-format")
-def _other_agent_format(ctx: Context, at: FileAt) -> Iterator[Finding]:
-    if at.file.kind in OTHER_AGENTS:
-        yield ctx.finding("host/other-agent-format", at.file, (), what=OTHER_AGENTS[at.file.kind])
+def _other_agent_format(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    if file.kind in OTHER_AGENTS:
+        yield ctx.finding("host/other-agent-format", file, (), what=OTHER_AGENTS[file.kind])
 
 
 @FILE_RULES.rule("host/file-dropped")
-def _file_dropped(ctx: Context, at: FileAt) -> Iterator[Finding]:
+def _file_dropped(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """A file its host reads as JSON and then drops whole, for a shape stricter than JSON (Codex)."""
-    host = hosts.of(at.file.host)
-    if host is None or at.file.document is None:
+    host = hosts.of(file.host)
+    if host is None or file.document is None:
         return
-    drop = host.dropped(at.file.document)
+    drop = host.dropped(file.document)
     if drop is not None:
-        yield ctx.finding("host/file-dropped", at.file, drop.keys, host=host.title, why=drop.why, fix=drop.fix,
+        yield ctx.finding("host/file-dropped", file, drop.keys, host=host.title, why=drop.why, fix=drop.fix,
                           variant=drop.effect)
 
 
 # the premise of the rules of a whole file that concern one kind of host (RuleTable.rule's
 # `premise`): asked of every file of a tree of projects, it found nothing in any
-def _host_keeps_trust(ctx: Context, at: FileAt) -> bool:
+def _host_keeps_trust(ctx: Context, file: ConfigFile) -> bool:
     """A host that runs no hook without the user's trust (Host.trust_store)."""
-    host = hosts.of(at.file.host)
+    host = hosts.of(file.host)
     return host is not None and bool(host.trust_store)
 
 
 @FILE_RULES.rule("host/hook-untrusted", premise=_host_keeps_trust)
-def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
+def _hook_untrusted(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """A hook its host skips, without a word and without asking, until the user trusts it (Codex:
     a project marked untrusted); hookwright's own are install/hook-untrusted, with the command that
     trusts them."""
-    return _at_their_lines(ctx, at, "host/hook-untrusted", asked=False)
+    return _at_their_lines(ctx, file, "host/hook-untrusted", asked=False)
 
 
 @FILE_RULES.rule("host/hook-not-yet-trusted", premise=_host_keeps_trust)
-def _hook_not_yet_trusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
+def _hook_not_yet_trusted(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """A hook its host runs only once trusted, and whose trust its interactive session asks for
     before it runs (Codex: a project with no decision yet, a hook new, changed or moved): a fresh
     clone's hooks are not a defect, but a headless run skips them without a word."""
-    return _at_their_lines(ctx, at, "host/hook-not-yet-trusted", asked=True)
+    return _at_their_lines(ctx, file, "host/hook-not-yet-trusted", asked=True)
 
 
-def _at_their_lines(ctx: Context, at: FileAt, rule: str, asked: bool) -> Iterator[Finding]:
+def _at_their_lines(ctx: Context, file: ConfigFile, rule: str, asked: bool) -> Iterator[Finding]:
     """The hooks of the file, not ours, that its host skips until they are trusted, whose trust it
     asks for (`asked`) or not: each at the line that keeps it skipped where the host keeps one (a
     stale hash, a project's trust_level), the hook related, once for all the hooks one line keeps
     off; else at the hook."""
-    host = hosts.of(at.file.host)
-    if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
+    host = hosts.of(file.host)
+    if host is None or file.document is None or host.dropped(file.document) is not None:
         return
     at_line: dict[tuple[Path, int], list[Skipped]] = {}
-    for skipped in host.skipped_in(at.file.path, at.file.scope, at.file.document.data):
+    for skipped in host.skipped_in(file.path, file.scope, file.document.data):
         if host.owner(skipped.handler) is not None or bool(skipped.asked) != asked:
             continue
         if skipped.stale_at is not None:
             at_line.setdefault(skipped.stale_at, []).append(skipped)
             continue
-        yield ctx.finding(rule, at.file, skipped.keys, host=host.title, event=skipped.event, why=skipped.why,
+        yield ctx.finding(rule, file, skipped.keys, host=host.title, event=skipped.event, why=skipped.why,
                           fix=skipped.fix, asked=skipped.asked)
     for (path, line), kept in at_line.items():
-        related = [{"path": str(at.file.path), "line": place[0], "column": place[1], "message": "a hook it keeps off"}
-                   for place in (at.file.position(one.keys) for one in kept)]
+        related = [{"path": str(file.path), "line": place[0], "column": place[1], "message": "a hook it keeps off"}
+                   for place in (file.position(one.keys) for one in kept)]
         first = kept[0]
-        found = ctx.finding_at(rule, at.file, line, 1, related, "several" if len(kept) > 1 else None, host=host.title,
+        found = ctx.finding_at(rule, file, line, 1, related, "several" if len(kept) > 1 else None, host=host.title,
                                event=first.event, why=first.why, fix=first.fix, asked=first.asked, count=len(kept))
         yield found._replace(path=str(path))
 
 
 @FILE_RULES.rule("host/hook-never-loaded")
-def _hook_never_loaded(ctx: Context, at: FileAt) -> Iterator[Finding]:
+def _hook_never_loaded(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """A place of the file its host reads and skips (Host.never_loaded): an event it does not have,
     a handler type it does not run, a timeout it cuts."""
-    host = hosts.of(at.file.host)
-    if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
+    host = hosts.of(file.host)
+    if host is None or file.document is None or host.dropped(file.document) is not None:
         return
-    for keys, why, fix in host.never_loaded(at.file.document.data):
-        yield ctx.finding("host/hook-never-loaded", at.file, keys, at_key=len(keys) == 2, why=why, fix=fix)
+    for keys, why, fix in host.never_loaded(file.document.data):
+        yield ctx.finding("host/hook-never-loaded", file, keys, at_key=len(keys) == 2, why=why, fix=fix)
 
 
 @FILE_RULES.rule("host/hooks-switched-off")
-def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
+def _hooks_switched_off(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """A switch that turns off every hook of the host (Host.hooks_switch), in the file whose value
     counts: the last of the session's files that sets it (user, then the project's from its root
     down), or a file named alone. Said where the host has hooks in this run to switch off, and
     where no pack of ours is among them: install/hooks-off owns that line (one finding per defect,
     the more specific rule, as with install/ and host/hook-untrusted)."""
-    host = hosts.of(at.file.host)
-    said = host.hooks_switch(at.file.document.data) if host is not None and at.file.document is not None else None
+    host = hosts.of(file.host)
+    said = host.hooks_switch(file.document.data) if host is not None and file.document is not None else None
     if host is None or said is None or said[1]:
         return
-    together = at.file.scope != "given"
+    together = file.scope != "given"
     setting = [f for f in ctx.files if f.host == host.name and f.document is not None and (f.scope != "given") == together
-               and (together or f is at.file) and host.hooks_switch(f.document.data) is not None]
-    if max(setting, key=lambda f: (f.scope == "project", len(f.path.parts))) is not at.file:
+               and (together or f is file) and host.hooks_switch(f.document.data) is not None]
+    if max(setting, key=lambda f: (f.scope == "project", len(f.path.parts))) is not file:
         return
     off = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name
                 and (h.file.scope != "given") == together}.values())
     if not off:
         return
-    found = ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
+    found = ctx.finding("host/hooks-switched-off", file, said[0], host=host.title, key=".".join(map(str, said[0])),
                         files=_some(off), related=[{"path": str(f.path), "line": 1, "column": 1,
                                                "message": "its hooks do not run"} for f in off])
     if together and any(h.owner for h in ctx.handlers if h.file.host == host.name):
@@ -211,13 +204,13 @@ def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
 
 
 @FILE_RULES.rule("host/unrecognised-file")
-def _unrecognised_file(ctx: Context, at: FileAt) -> Iterator[Finding]:
-    if at.file.kind == "unknown" and at.file.error is None:
-        yield ctx.finding("host/unrecognised-file", at.file, (), why=_why(at.file))
+def _unrecognised_file(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    if file.kind == "unknown" and file.error is None:
+        yield ctx.finding("host/unrecognised-file", file, (), why=_why(file))
 
 
 def _why(file: ConfigFile) -> str:
-    if file.path.suffix.lower() in (".js", ".ts", ".mjs", ".cjs", ".mts"):
+    if file.path.suffix.lower() in SCRIPT_SUFFIXES:
         return "a script, not an opencode plugin"
     return "not JSON" if ".json" not in file.path.name.lower() else "unknown format"
 
