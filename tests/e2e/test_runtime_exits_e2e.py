@@ -6,8 +6,9 @@ A throw nothing catches (or a rejection nothing handles) exits 1; Bun's `$`, a c
 child's exit 2 into a ShellError (exit 1); a Bun.spawn whose `exited` is not awaited has no
 status yet (exit 0); spawnSync's status is null when its timeout kills the
 child, and process.exit(null) exits 0; a read of stdin that takes one chunk cuts a large Write's
-payload (80 KB for Node's first chunk, 300 KB for one os.read), so the parse fails and the guard
-lets it through. Bun runs as opencode's own
+payload (80 KB for Node's first chunk, 300 KB for one os.read of 64 KB, which no read exceeds:
+one of 1 MB once took the whole payload on a busy machine), so the parse fails and the guard lets
+it through. Bun runs as opencode's own
 executable (a Bun build: BUN_BE_BUN=1). The broken project lets each marked call run, the twin
 project refuses each; doctor flags each broken guard at the line marked `HERE` and no twin.
 What the host did is recorded in docs/hosts/claude-code.md#what-a-runtime-does-on-its-own.
@@ -104,7 +105,7 @@ PARTIAL = {
         '  if (input.tool_input.file_path.endsWith("big-first_chunk.txt")) {\n'
         '    console.error("no big files here");\n    process.exit(2);\n  }\n});\n')),
     "os_read": ("os_read.py", (
-        "import json, os, sys\ntry:\n    call = json.loads(os.read(0, 1 << 20))  # HERE\nexcept ValueError:\n    sys.exit(0)\n"
+        "import json, os, sys\ntry:\n    call = json.loads(os.read(0, 65536))  # HERE\nexcept ValueError:\n    sys.exit(0)\n"
         'if call["tool_input"]["file_path"].endswith("big-os_read.txt"):\n'
         '    print("no big files here", file=sys.stderr)\n    sys.exit(2)\n',
         "import json, os, sys\ntry:\n    call = json.loads(sys.stdin.buffer.read())\nexcept ValueError:\n    sys.exit(0)\n"
