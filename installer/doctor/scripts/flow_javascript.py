@@ -2,12 +2,14 @@
 braces followed: flow.py's reader for that language, loaded only by a run that reads one (flow.py
 says what a flow holds and reads the other languages)."""
 
+from __future__ import annotations
+
 import bisect
 import heapq
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ...patterns import lazy
 from ...records import Record
@@ -20,13 +22,9 @@ from .flow import (
     STDOUT_JSON,
     STDOUT_TEXT,
     Arms,
-    Branch,
-    Common,
     Exit,
     Flow,
-    Offsets,
     Place,
-    Places,
     StdinRead,
     Value,
     Write,
@@ -39,6 +37,9 @@ from .flow import (
     _second_answer,
     _second_reads,
 )
+
+if TYPE_CHECKING:
+    from .flow import Branch, Common, Offsets, Places
 
 
 def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Path | None) -> Flow:

@@ -2,11 +2,13 @@
 reader for the Python language, loaded only by a run that reads a Python script (flow.py says
 what a flow holds and reads the other languages)."""
 
+from __future__ import annotations
+
 import ast
 import sys
 import warnings
 import weakref
-from typing import Any, Callable, Collection, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator
 
 from ...patterns import lazy
 from ...records import Record
@@ -19,7 +21,6 @@ from .flow import (
     SELF_TEST,
     STDOUT_JSON,
     STDOUT_TEXT,
-    Common,
     Exit,
     Flow,
     Place,
@@ -30,6 +31,9 @@ from .flow import (
     _second_answer,
     _second_reads,
 )
+
+if TYPE_CHECKING:
+    from .flow import Common
 
 # the flows of the last eight texts read (python_flow), keyed on the text: its one caller, flow.analyse,
 # works `common` out of that text alone (its comments blanked, its own line index), and the flow is
