@@ -105,9 +105,9 @@ def execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | 
             raise looped from None
     except HookwrightError as error:
         output.print_error(error, error_format or ("json" if as_json else "text"))
-        raise typer.Exit(int(error.code)) from None
+        raise typer.Exit(error.code) from None
     output.print_result(result, as_json)
-    raise typer.Exit(int(result.exit_code))
+    raise typer.Exit(result.exit_code)
 
 
 def _looped(error: OSError | RuntimeError) -> HookwrightError | None:

@@ -101,7 +101,7 @@ def print_rendered(rendered: Rendered) -> None:
                 f"{escape(', '.join(rendered.runtime_files) or '(none: they are already there)')}[/]")
 
 
-def print_prefs_written(written: PrefsWritten, status: Status) -> None:
+def print_prefs_written(written: PrefsWritten, status: str) -> None:
     if output.verbosity < 0:
         return
     if written.diff:

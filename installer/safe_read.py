@@ -28,7 +28,7 @@ class Kind(Record):
 
     what: str  # in a message: "a hook config larger than 10 MiB is refused"
     max_bytes: int
-    too_large: ErrorKind = ErrorKind.UNREADABLE  # how a file beyond the cap counts (a config: not JSON a host takes)
+    too_large: str = ErrorKind.UNREADABLE  # how a file beyond the cap counts (a config: not JSON a host takes)
 
 
 CONFIG = Kind("hook config", 10 * MiB, ErrorKind.NOT_JSON)  # settings, hooks.json, opencode configs and plugins

@@ -1,4 +1,4 @@
-"""Names with a fixed set of values (statuses, actions) that read as their text everywhere."""
+"""Names with a fixed set of values (a plan's actions) that read as their text everywhere."""
 from __future__ import annotations
 
 from enum import Enum

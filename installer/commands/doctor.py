@@ -67,7 +67,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
         notes += [note for note in [left_out(outcome.context)] if note]
     doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings),
                           notes=notes)
-    return Result("doctor", Status.CHECKED, exit_code=ExitCode(doc["summary"]["exit_code"]), payload=Report(fmt, doc))
+    return Result("doctor", Status.CHECKED, exit_code=doc["summary"]["exit_code"], payload=Report(fmt, doc))
 
 
 def _check_sandbox(without: bool) -> None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ExitCode
-from ..text_enum import TextEnum
 
 if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
     from ..planning.plan import Plan
     from ..state import Operation
 
 
-class Status(TextEnum):
-    """How a command ended, as the JSON document's "status" says it."""
+class Status:
+    """How a command ended, as the JSON document's "status" says it: one of these texts (names on
+    a plain class, as errors.ExitCode is)."""
 
     APPLIED = "applied"  # written
     UNCHANGED = "unchanged"  # already as wanted: nothing written
@@ -41,8 +41,8 @@ class Payload:
 
 
 class Result:
-    def __init__(self, command: str, status: Status, plans: list[Plan] | None = None,
-                 operation: Operation | None = None, exit_code: ExitCode = ExitCode.OK, payload: Payload | None = None,
+    def __init__(self, command: str, status: str, plans: list[Plan] | None = None,
+                 operation: Operation | None = None, exit_code: int = ExitCode.OK, payload: Payload | None = None,
                  shown: bool = False, notes: list[str] | None = None) -> None:
         self.command = command
         self.status = status
@@ -55,7 +55,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "command": self.command, "status": self.status.value, "exit_code": int(self.exit_code),
+            "command": self.command, "status": self.status, "exit_code": self.exit_code,
             "plans": [p.to_json() for p in self.plans],
             "operation": self.operation.to_json() if self.operation else None,
             **({"notes": self.notes} if self.notes else {}),
