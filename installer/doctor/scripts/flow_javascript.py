@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ...document import LineIndex
 from ...patterns import lazy
 from ...records import Record
 from . import arguments, delivery, delivery_javascript, event_branches, runtimes
@@ -48,9 +49,9 @@ def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Pat
     flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_javascript.javascript(code, at, _close, _balanced)
                                                             + tuple(runtimes.js_lost_statuses(code, at, _close, _balanced)))
     flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
-    flow.argv_regions = arguments.javascript(code, _close, _balanced)
-    flow.argument_reads = arguments.javascript_reads(code, at)
-    flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
+    flow.argv_regions = _argv_regions(code)
+    flow.argument_reads = _argument_reads(code, at)
+    flow.event_branches = _event_branches(code, lambda offset: at(offset)[0], EVENT_NAMES)
     if path is not None and path.suffix:
         from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
@@ -458,3 +459,168 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
     for field, match in _answer_values(code, JS_SHORTHAND):  # {behavior} is {behavior: behavior}
         out += [Value(field, v, place(match.start("field")), field) for v in literals(field)]
     return tuple(out)
+
+
+# ---- the parts that run only when an argument is given, or not (arguments.py) ----------------------
+
+JS_ARGV = r"(?:process\.argv|Bun\.argv|Deno\.args)"
+JS_ARGV_NAME = lazy(rf"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]|<> ]+)?=\s*{JS_ARGV}""",
+                    needs=("argv", "Deno.args"))
+MENTIONS_ARGV = lazy(r"argv|Deno\.args", needs=("argv", "Deno.args"))
+STATEMENT_END = lazy(r";|\n")
+JS_ARGV_IF = lazy(r"""(?<![\w$.])if\s*\(""", needs=("if",))
+JS_ELSE = lazy(r"""\s*else\b""")
+
+
+# the input parsed from an argument: JSON.parse(process.argv[2]), or from a name given one (no default)
+JS_PARSED_ARGUMENT = lazy(r"""(?:JSON\.parse|readFileSync|readFile)\(\s*(?P<argv>process\.argv|Bun\.argv|Deno\.args)"""
+                          r"""\[(?P<n>\d+)\]\s*[,)]""", needs=("JSON.parse", "readFile"))
+JS_ARGUMENT_NAME = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<argv>process\.argv|Bun\.argv|"""
+                        r"""Deno\.args)\[(?P<n>\d+)\]\s*(?:;|$)""", re.M, needs=("argv", "Deno.args"))
+
+
+def _argument_reads(code: str, at: Callable[[int], tuple[int, int]]) -> tuple[arguments.Read, ...]:
+    """The hook's input parsed from an argument, or read from the file it names (JSON.parse of
+    undefined throws, and readFileSync of it: exit 1)."""
+    if ("JSON.parse" not in code and "readFile" not in code) or not MENTIONS_ARGV.search(code):
+        return ()
+    found = [(m, m.group(0).rstrip(",")) for m in JS_PARSED_ARGUMENT.finditer(code)]
+    for named in JS_ARGUMENT_NAME.finditer(code):
+        parsed = re.search(rf"(?:JSON\.parse|readFileSync|readFile)\(\s*{re.escape(named['name'])}\s*[,)]",
+                           code[named.end():])
+        if parsed:
+            found.append((named, parsed.group(0).rstrip(",") + ("" if parsed.group(0).endswith(")") else ")")))
+    reads = []
+    for match, what in found:
+        index = int(match["n"]) + (1 if match["argv"] == "Deno.args" else -1)  # (argv[0] is node, [1] the script)
+        if index >= 1:
+            reads.append(arguments.Read(index, *at(match.start()), what))
+    return tuple(reads)
+
+
+def _argv_regions(code: str) -> tuple[arguments.Region, ...]:
+    """The regions of a Node, Bun or Deno script's argv tests."""
+    if not MENTIONS_ARGV.search(code):
+        return ()
+    names = {m.group("name") for m in JS_ARGV_NAME.finditer(code)}
+    argv = rf"(?:{JS_ARGV}|{'|'.join(map(re.escape, sorted(names)))})" if names else JS_ARGV
+    tests = [
+        (re.compile(rf"^\s*(?P<neg>!?)\s*{argv}(?:\.slice\([^)]*\))?\.includes\(\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*\)\s*$"), True),
+        (re.compile(rf"^\s*{argv}(?:\[\d+\])?\s*(?P<op>===?|!==?)\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*$"), None),
+        (re.compile(rf"^\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*(?P<op>===?|!==?)\s*{argv}(?:\[\d+\])?\s*$"), None),
+    ]
+    index = LineIndex(code)
+
+    def line_of(offset: int) -> int:
+        return index.at(offset)[0]
+
+    regions: list[arguments.Region] = []
+    for match in JS_ARGV_IF.finditer(code):
+        condition = _balanced(code, match.end())
+        test = _js_test(condition, tests)
+        if test is None:
+            continue
+        argument, given = test
+        after = match.end() + len(condition) + 1
+        body_start, body_end, ends = _js_body(code, after)
+        regions.append(arguments.Region(line_of(body_start), line_of(body_end), argument, given))
+        otherwise = JS_ELSE.match(code, body_end + 1)
+        if otherwise:
+            start = otherwise.end()
+            else_start, else_end, _ = _js_body(code, start)
+            regions.append(arguments.Region(line_of(else_start), line_of(else_end), argument, not given))
+        elif ends:
+            outer = _enclosing_end(code, match.start())
+            regions.append(arguments.Region(line_of(body_end) + 1, line_of(outer), argument, not given))
+    return tuple(regions)
+
+
+def _js_test(condition: str, tests: list[tuple[re.Pattern[str], bool | None]]) -> tuple[str, bool] | None:
+    for pattern, includes in tests:
+        found = pattern.match(condition)
+        if found:
+            if includes:
+                return found.group("lit"), not found.group("neg")
+            return found.group("lit"), found.group("op").startswith("=")
+    return None
+
+
+JS_ENDS = lazy(r"""(?:process\.exit|Deno\.exit)\s*\([^)]*\)\s*;?\s*\}?\s*$|\breturn\b[^;\n]*;?\s*\}?\s*$|\bthrow\b""")
+
+
+def _js_body(code: str, start: int) -> tuple[int, int, bool]:
+    """(start, end, whether it ends the run) of the statement or block an if's test is followed by."""
+    i = start
+    while i < len(code) and code[i] in " \t\r\n":
+        i += 1
+    if i < len(code) and code[i] == "{":
+        end = _close(code, i)
+    else:
+        found = STATEMENT_END.search(code, i)
+        end = found.start() if found else len(code)
+    return i, end, bool(JS_ENDS.search(code[i:end + 1]))
+
+
+def _enclosing_end(code: str, offset: int) -> int:
+    """The end of the block an offset is in (the end of the code at the top level)."""
+    depth, i = 0, offset
+    while i > 0:
+        i -= 1
+        if code[i] == "}":
+            depth += 1
+        elif code[i] == "{":
+            if depth == 0:
+                return _close(code, i)
+            depth -= 1
+    return len(code) - 1
+
+
+# ---- the parts that run for some events only (event_branches.py) ----------------------------------
+
+JS_HOLDER = lazy(r"""(?:const|let|var)\s+(?:(?P<name>[A-Za-z_$][\w$]*)\s*=\s*[^;\n]*\bhook_event_name\b|"""
+                 r"""\{[^{}]*\bhook_event_name\s*(?::\s*(?P<alias>[A-Za-z_$][\w$]*))?[^{}]*\}\s*=)""", needs=(event_branches.FIELD,))
+JS_EVENT_IF = lazy(r"""\bif\s*\((?P<test>[^(){}]*)\)\s*\{""", needs=("if",))
+JS_EQUALS = lazy(r"""(?P<left>[\w$.\[\]"']+)\s*===?\s*["'`](?P<event>\w+)["'`]|["'`](?P<event2>\w+)["'`]\s*===?\s*(?P<left2>[\w$.\[\]"']+)""")
+JS_SWITCH = lazy(r"""\bswitch\s*\((?P<subject>[^(){}]*)\)\s*\{""", needs=("switch",))
+JS_CASE = lazy(r"""\bcase\s+["'`](?P<event>\w+)["'`]\s*:|\bdefault\s*:""")
+
+
+def _event_branches(code: str, line: Callable[[int], int], names: frozenset[str]) -> tuple[event_branches.Branch, ...]:
+    if event_branches.FIELD not in code:
+        return ()
+    holders = {event_branches.FIELD} | {m.group("name") or m.group("alias") or event_branches.FIELD for m in JS_HOLDER.finditer(code)}
+    found: list[event_branches.Branch] = []
+    for match in JS_EVENT_IF.finditer(code):
+        tested: set[str] = set()
+        for part in match.group("test").split("||"):
+            equal = JS_EQUALS.search(part)
+            if equal is None:
+                tested = set()
+                break
+            left, event = equal.group("left") or equal.group("left2"), equal.group("event") or equal.group("event2")
+            if event not in names or not _js_names_field(left, holders):
+                tested = set()
+                break
+            tested.add(event)
+        if tested:
+            found.append(event_branches.Branch(line(match.end()), line(_close(code, match.end() - 1)), frozenset(tested)))
+    for match in JS_SWITCH.finditer(code):
+        if not _js_names_field(match.group("subject"), holders):
+            continue
+        end = _close(code, match.end() - 1)
+        cases = list(JS_CASE.finditer(code, match.end(), end))
+        for index, case in enumerate(cases):
+            stop = cases[index + 1].start() if index + 1 < len(cases) else end
+            if case.group("event") in names:
+                # (cases that fall through to this one share its body)
+                shared = {case.group("event")}
+                back = index - 1
+                while back >= 0 and not code[cases[back].end():case.start()].strip() and cases[back].group("event"):
+                    shared.add(cases[back].group("event"))
+                    back -= 1
+                found.append(event_branches.Branch(line(case.end()), line(stop), frozenset(shared)))
+    return tuple(found)
+
+
+def _js_names_field(text: str | None, holders: set[str]) -> bool:
+    return text is not None and any(re.search(rf"(?<![\w$]){re.escape(h)}(?![\w$])", text) for h in holders)

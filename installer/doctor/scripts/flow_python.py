@@ -68,9 +68,9 @@ def _python_flow(text: str, common: Common) -> Flow:
         return Flow(**common)
     flow = _python(tree, text, common)
     flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_python.python(tree, _nodes(tree)))
-    flow.argv_regions = arguments.python(tree, _nodes(tree))
-    flow.argument_reads = arguments.python_reads(_nodes(tree))
-    flow.event_branches = event_branches.python(_nodes(tree), EVENT_NAMES)
+    flow.argv_regions = _argv_regions(tree, _nodes(tree))
+    flow.argument_reads = _argument_reads(_nodes(tree))
+    flow.event_branches = _event_branches(_nodes(tree), EVENT_NAMES)
     return flow
 
 
@@ -1032,3 +1032,197 @@ class _PyStrings:
                             if isinstance(v, ast.Constant) and isinstance(v.value, str)]
             return out
         return []
+
+
+# ---- the parts that run only when an argument is given, or not (arguments.py) ----------------------
+
+def _argv_regions(tree: ast.Module, nodes: list[ast.AST]) -> tuple[arguments.Region, ...]:
+    """`nodes`: every node of the script's tree, listed once for its readers."""
+    names = _py_argv_names(nodes)
+    regions: list[arguments.Region] = []
+
+    def walk(body: list[ast.stmt], last: int) -> None:
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.If):
+                test = _py_test(stmt.test, names)
+                end = stmt.end_lineno or stmt.lineno
+                if test is not None:
+                    argument, given = test
+                    body_last = stmt.body[-1].end_lineno or end
+                    regions.append(arguments.Region(stmt.body[0].lineno, body_last, argument, given))
+                    if stmt.orelse:
+                        regions.append(arguments.Region(stmt.orelse[0].lineno, end, argument, not given))
+                    elif _ends(stmt.body) and index + 1 < len(body):  # if "--summary" in sys.argv: sys.exit(0)
+                        regions.append(arguments.Region(body[index + 1].lineno, last, argument, not given))
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], (ast.stmt, ast.excepthandler)):
+                    inner_last = inner[-1].end_lineno or last
+                    if field == "handlers":
+                        for handler in inner:
+                            walk(handler.body, handler.end_lineno or inner_last)
+                    else:
+                        walk(inner, inner_last)
+
+    walk(tree.body, max((getattr(n, "end_lineno", 0) or 0) for n in tree.body) if tree.body else 0)
+    return tuple(regions)
+
+
+# what catches an IndexError (a bare except, Exception and its ancestors)
+CATCHES_INDEX_ERROR = frozenset({"IndexError", "LookupError", "Exception", "BaseException"})
+
+
+def _argument_reads(nodes: list[ast.AST]) -> tuple[arguments.Read, ...]:
+    """Each `sys.argv[N]` (N >= 1) that raises IndexError without N arguments (exit 1): none in a
+    script that asks len(sys.argv), nor one inside a try that catches IndexError. `nodes`: every
+    node of the script's tree, listed once for its readers."""
+    positional = _argparse_positionals(nodes)
+    if positional:
+        return positional
+    subscripts = [node for node in nodes if isinstance(node, ast.Subscript)
+                  and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int and node.slice.value >= 1
+                  and isinstance(node.value, ast.Attribute) and node.value.attr == "argv"
+                  and ast.unparse(node.value) == "sys.argv"]
+    if not subscripts or any(isinstance(node, ast.Call) and ast.unparse(node) == "len(sys.argv)"
+                             for node in nodes):
+        return ()
+    caught = [(node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno) for node in nodes
+              if isinstance(node, ast.Try) and any(h.type is None or CATCHES_INDEX_ERROR & set(ast.unparse(h.type).strip(
+                  "()").replace(" ", "").split(",")) for h in node.handlers)]
+    return tuple(arguments.Read(int(node.slice.value), node.lineno, node.col_offset + 1, ast.unparse(node))  # type: ignore[attr-defined]
+                 for node in subscripts if not any(first <= node.lineno <= last for first, last in caught))
+
+
+def _argparse_positionals(nodes: list[ast.AST]) -> tuple[arguments.Read, ...]:
+    """The last positional argument argparse requires (`add_argument("payload")`, no nargs "?" or
+    "*", no default): without it parse_args() prints its usage and exits 2, which a host that reads
+    exit 2 as a block takes for a refusal of every call."""
+    calls = [node for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
+    if not any(call.func.attr == "parse_args" and not call.args for call in calls):  # type: ignore[attr-defined]
+        return ()
+    required = [call for call in calls if call.func.attr == "add_argument" and call.args  # type: ignore[attr-defined]
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)
+                and not call.args[0].value.startswith("-")
+                and not any(k.arg == "default" or (k.arg == "nargs" and isinstance(k.value, ast.Constant)
+                                                   and k.value.value in ("?", "*")) for k in call.keywords)]
+    if not required:
+        return ()
+    last = sorted(required, key=lambda call: (call.lineno, call.col_offset))[-1]
+    return (arguments.Read(len(required), last.lineno, last.col_offset + 1, ast.unparse(last).split(".")[-1]),)
+
+
+def _ends(body: list[ast.stmt]) -> bool:
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    return isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and \
+        ast.unparse(last.value.func) in ("sys.exit", "exit", "quit", "os._exit")
+
+
+def _py_argv_names(nodes: list[ast.AST]) -> dict[str, str]:
+    """{name: what it holds}: "argv" for a name bound to sys.argv or an item or slice of it
+    (`mode = sys.argv[1]`, `args = sys.argv[1:]`), "parsed" for argparse's result, and
+    `parsed.<dest>` for each flag's destination (`--summary` -> summary)."""
+    names: dict[str, str] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            text = ast.unparse(node.value)
+            if "sys.argv" in text:
+                names[node.targets[0].id] = "argv"
+            elif ".parse_args(" in text or ".parse_known_args(" in text:
+                names[node.targets[0].id] = "parsed"
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith(".add_argument") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                flag = first.value
+                dest = next((str(k.value.value) for k in node.keywords if k.arg == "dest"
+                             and isinstance(k.value, ast.Constant)), flag.lstrip("-").replace("-", "_"))
+                names[f".{dest}"] = flag if flag.startswith("-") else ""
+    return names
+
+
+def _py_test(test: ast.expr, names: dict[str, str]) -> tuple[str, bool] | None:
+    """(argument, given) for a test of argv against a literal, else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _py_test(test.operand, names)
+        return (inner[0], not inner[1]) if inner else None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):  # len(sys.argv) > 1 and sys.argv[1] == "x"
+        found = [t for t in (_py_test(v, names) for v in test.values) if t is not None]
+        return found[0] if len(found) == 1 else None
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) \
+            and names.get(test.value.id) == "parsed" and names.get(f".{test.attr}", "").startswith("-"):
+        return names[f".{test.attr}"], True  # args.summary (a store_true flag)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.In, ast.NotIn)) and _literal(left) is not None and _is_argv(right, names):
+        return _literal(left), isinstance(op, ast.In)  # type: ignore[return-value]
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        for value, other in ((left, right), (right, left)):
+            literal = _literal(other)
+            if literal is not None and _is_argv(value, names):
+                return literal, isinstance(op, ast.Eq)
+    return None
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value else None
+
+
+def _is_argv(node: ast.expr, names: dict[str, str]) -> bool:
+    """sys.argv, an item or slice of it, a name bound to one, or a positional argparse destination."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    text = ast.unparse(node)
+    if text == "sys.argv" or (isinstance(node, ast.Name) and names.get(node.id) == "argv"):
+        return True
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and names.get(node.value.id) == "parsed" and names.get(f".{node.attr}") == ""
+
+
+# ---- the parts that run for some events only (event_branches.py) ----------------------------------
+
+def _event_branches(nodes: list[ast.AST], names: frozenset[str]) -> tuple[event_branches.Branch, ...]:
+    """`nodes`: every node of the script's tree (listed once for its readers); `names`: the event
+    names a test may compare with (the host's events)."""
+    holders = {node.targets[0].id for node in nodes if isinstance(node, ast.Assign)
+               and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _mentions_field(node.value)}
+    found: list[event_branches.Branch] = []
+    for node in nodes:
+        if isinstance(node, ast.If) and node.body:
+            events = _py_events(node.test, holders, names)
+            if events:
+                found.append(event_branches.Branch(node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno, events))
+        elif isinstance(node, ast.Match) and _mentions_field(node.subject, holders):
+            for case in node.cases:
+                events = frozenset(c.value for c in ast.walk(case.pattern) if isinstance(c, ast.Constant)
+                                   and isinstance(c.value, str) and c.value in names)
+                if events and case.body:
+                    found.append(event_branches.Branch(case.body[0].lineno, case.body[-1].end_lineno or case.body[0].lineno, events))
+    return tuple(found)
+
+
+def _mentions_field(node: ast.AST, holders: frozenset[str] | set[str] = frozenset()) -> bool:
+    return any((isinstance(n, ast.Constant) and n.value == event_branches.FIELD) or (isinstance(n, ast.Name) and n.id in holders)
+               or (isinstance(n, ast.Attribute) and n.attr == event_branches.FIELD) for n in ast.walk(node))
+
+
+def _py_events(test: ast.AST, holders: set[str], names: frozenset[str]) -> frozenset[str]:
+    """The events a test holds for: `event == "PreToolUse"`, `data["hook_event_name"] in ("A", "B")`,
+    joined by `or`; empty where it is no such test."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        parts = [_py_events(value, holders, names) for value in test.values]
+        return frozenset().union(*parts) if all(parts) else frozenset()
+    if isinstance(test, ast.BoolOp):  # `event == "PreToolUse" and ...`: the other tests narrow it further
+        tested = [events for value in test.values if (events := _py_events(value, holders, names))]
+        return frozenset.intersection(*tested) if tested else frozenset()
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.In))):
+        return frozenset()
+    left, right = test.left, test.comparators[0]
+    if not _mentions_field(left, holders):
+        left, right = right, left
+        if not _mentions_field(left, holders):
+            return frozenset()
+    values = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+    events = frozenset(v.value for v in values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return events if events and events <= names else frozenset()
