@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hookwright.hooks.regex.matching import TOOL_NAME, can_match_a_name, classify, empty_alternative, js_regex
+from hookwright.hooks.regex import TOOL_NAME, can_match_a_name, classify, empty_alternative, js_regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

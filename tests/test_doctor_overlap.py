@@ -1,4 +1,4 @@
-"""Which real tools two matchers both match (installer/hooks/regex/overlap.py): the host's matcher
+"""Which real tools two matchers both match (installer/hooks/regex/__init__.py): the host's matcher
 semantics, built-in tools, and the open `mcp__<server>__<tool>` space intersected as automata."""
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import re
 
 import pytest
 from hookwright.hooks.events import BUILTIN_TOOLS
-from hookwright.hooks.regex.matching import classify
-from hookwright.hooks.regex.overlap import matched_builtins, mcp_overlap, overlap, server_reach
+from hookwright.hooks.regex import classify, matched_builtins, mcp_overlap, overlap, server_reach
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

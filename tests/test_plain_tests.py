@@ -14,7 +14,7 @@ from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
 from hookwright.doctor.scripts.shell_status import _names_a_child
 from hookwright.doctor.shell.interpret import python_name
 from hookwright.doctor.shell.resolve import _portable
-from hookwright.hooks.regex.matching import classify
+from hookwright.hooks.regex import classify
 from hookwright.hosts.base import runtime_parts
 from hookwright.patterns import holds_word
 from hypothesis import example, given, settings

@@ -25,7 +25,7 @@ from ..hooks.firing import (
     session,
     share_a_session,
 )
-from ..hooks.regex.overlap import covers, fires_on_some_call, meets
+from ..hooks.regex import covers, fires_on_some_call, meets
 from . import handler_facts
 from .model import Handler
 

@@ -20,8 +20,7 @@ from ..records import Record
 from .events import CLAUDE_EVENTS, DISABLE_ALL, IF_EVENTS, SCOPE_ORDER, TOOL
 from .model import ConfigFile, Configs, Handler
 from .model import kind as handler_type
-from .regex.matching import Matcher, classify
-from .regex.overlap import tools_meet
+from .regex import Matcher, classify, tools_meet
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {

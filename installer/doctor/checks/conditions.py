@@ -12,8 +12,7 @@ from typing import Iterator
 from ... import hosts, safe_read
 from ...hooks.events import BUILTIN_TOOLS, SCOPE_ORDER, TOOL
 from ...hooks.firing import permission_rule_matches, rule_tool
-from ...hooks.regex.matching import classify
-from ...hooks.regex.overlap import matched_builtins, named_servers, server_reach
+from ...hooks.regex import classify, matched_builtins, named_servers, server_reach
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable

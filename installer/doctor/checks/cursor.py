@@ -17,7 +17,7 @@ from ...hooks.events import (
     FOLDED_CLAUDE_EVENTS,
     fold,
 )
-from ...hooks.regex.matching import js_regex
+from ...hooks.regex import js_regex
 from ...hosts.cursor import protocol as cursor_protocol
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 

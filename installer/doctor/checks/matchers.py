@@ -16,8 +16,7 @@ from ...hooks.events import (
     TOOL,
     Event,
 )
-from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
-from ...hooks.regex.overlap import named_servers
+from ...hooks.regex import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex, named_servers
 from ...hosts.base import Host
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy

@@ -37,7 +37,7 @@ from ...hooks import answers, running
 from ...hooks.answers import RawRun, Reading
 from ...hooks.events import CLAUDE_EVENTS
 from ...hooks.payload import payload_for
-from ...hooks.regex.overlap import matched_builtins, mcp_overlap, server_reach
+from ...hooks.regex import matched_builtins, mcp_overlap, server_reach
 from ...hosts.claude.protocol import ENV_FILE_EVENTS, protocol, session_variables
 from .. import handler_facts
 from ..model import Context, Finding, Handler

@@ -1,4 +1,4 @@
-"""The automata of regex matchers (overlap.py asks them where two regexes may meet).
+"""The automata of regex matchers (the package asks them where two regexes may meet).
 
 A regex's program (engine.py) read without a text: a position is the instruction after the
 last character read; from it, a character leads to the positions of the instructions that
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from . import Matcher
 from .engine import Regex, Undecided, is_word
-from .matching import Matcher
 
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 MATCHED = -1  # the position of a regex that has matched: whatever follows, it matches

@@ -241,7 +241,7 @@ class Claude(MatcherGroups):
         """A list of exact names of its tools whose input is known (`Edit|Write`), a name of a
         tool it no longer offers left out (`Write|Edit|MultiEdit`: no call is named MultiEdit);
         None for any other matcher (every tool, a regex, a tool not in tool_inputs, an MCP tool's name)."""
-        from ...hooks.regex.matching import classify  # (the matcher's reader; a doctor run has loaded it)
+        from ...hooks.regex import classify  # (the matcher's reader; a doctor run has loaded it)
 
         found = classify(matcher if isinstance(matcher, str) else None)
         names = frozenset(found.names) - self.tools_not_offered if found.kind == "exact" else None

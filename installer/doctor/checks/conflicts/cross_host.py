@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 from .... import hosts, safe_read
 from ....hooks.events import CLAUDE_TO_CURSOR
-from ....hooks.regex.matching import Matcher, classify
+from ....hooks.regex import Matcher, classify
 from ....hosts.claude import adapter as claude
 from ....hosts.claude import user_dir as claude_user_dir
 from ....hosts.cursor import protocol as cursor_protocol

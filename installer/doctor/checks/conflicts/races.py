@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .... import hosts
 from ....hooks.firing import dedup_key
-from ....hooks.regex.matching import classify
-from ....hooks.regex.overlap import (
+from ....hooks.regex import (
     Overlap,
+    classify,
     matched_builtins,
     mcp_overlaps,
     overlap,

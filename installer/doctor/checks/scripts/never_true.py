@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
-from ....hooks.regex.overlap import matched_builtins
+from ....hooks.regex import matched_builtins
 from ....hosts.claude.protocol import protocol
 from ....patterns import lazy
 from ... import handler_facts

@@ -9,7 +9,7 @@ from .... import hosts, safe_read
 from ....document import LineIndex
 from ....errors import HookwrightError
 from ....hooks.events import BUILTIN_TOOLS
-from ....hooks.regex import overlap
+from ....hooks.regex import ANY_OTHER_SERVER, matched_builtins, named_servers, server_reach
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.cursor import protocol as cursor_protocol
 from ... import disk, handler_facts
@@ -258,10 +258,10 @@ def _output_rewrite_ignored(script: Script) -> Iterator[Finding]:
     post = [h for h in script.claude if h.event == "PostToolUse"]
     if not post or len(post) < len(script.claude):
         return
-    if any(overlap.server_reach(h.matcher, overlap.ANY_OTHER_SERVER, h.event) != "none"
-           or overlap.named_servers(h.matcher or "") for h in post):
+    if any(server_reach(h.matcher, ANY_OTHER_SERVER, h.event) != "none"
+           or named_servers(h.matcher or "") for h in post):
         return  # (an MCP tool's output may be either)
-    tools = frozenset().union(*(overlap.matched_builtins(h.matcher, BUILTIN_TOOLS, h.event) for h in post))
+    tools = frozenset().union(*(matched_builtins(h.matcher, BUILTIN_TOOLS, h.event) for h in post))
     named = ", ".join(sorted(tools)[:4]) + (", ..." if len(tools) > 4 else "") or "no MCP tool"
     for field, shape, place in script.facts.flow.output_rewrites:
         if field == "updatedMCPToolOutput":

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from .... import hosts
 from ....hooks.events import CLAUDE_EVENTS
-from ....hooks.regex.overlap import matched_builtins
+from ....hooks.regex import matched_builtins
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
 from ....hosts.cursor import protocol as cursor_protocol
