@@ -12,8 +12,7 @@ from hookwright.doctor.checks.structure.settings import _plain_rule
 from hookwright.doctor.scripts.flow import raw_flag
 from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
 from hookwright.doctor.scripts.shell_status import _names_a_child
-from hookwright.doctor.shell.interpret import python_name
-from hookwright.doctor.shell.resolve import _portable
+from hookwright.doctor.shell.resolve import _portable, python_name
 from hookwright.hooks.regex import classify
 from hookwright.hosts.base import runtime_parts
 from hookwright.patterns import holds_word

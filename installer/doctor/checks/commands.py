@@ -35,8 +35,8 @@ from ..scripts import bashisms, runners, variables
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell import Invocation, Resolution, Where
-from ..shell.interpret import python_name
 from ..shell.lex import Lexer, Unreadable
+from ..shell.resolve import python_name
 from ..shell.tree import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .scopes import settings_path as _settings_path

@@ -33,9 +33,8 @@ from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
 from ..shell import Where
-from ..shell.interpret import SCRIPT_SUFFIXES, shell_options
 from ..shell.lex import Unreadable
-from ..shell.resolve import resolve_shell
+from ..shell.resolve import SCRIPT_SUFFIXES, resolve_shell, shell_options
 from ..shell.tree import AndOr, parse, streams
 from .scripts.units import Script, inline_commands, scripts_of
 
@@ -505,7 +504,7 @@ def _action(handler: Handler) -> str:
 
 def _wrapped(script: Script, handler: Handler) -> Iterator[Lost]:
     """A shell wrapper that runs a script blocking by exit 2 where the wrapper's own last command,
-    a `|| true` or a pipe decides the status (shell/interpret.py), and the wrapper neither passes the
+    a `|| true` or a pipe decides the status (shell/resolve.py), and the wrapper neither passes the
     status on itself (`$?`, PIPESTATUS, pipefail) nor exits 2 of its own."""
     code = script.facts.runs_scripts
     if code is None or "PIPESTATUS" in code or "pipefail" in code or any(

@@ -30,7 +30,7 @@ loaded only by a run that reads code in that language (about 0.5 ms each); shell
 every language shares are here.
 
 A shell wrapper's own last command (`guard.py; echo done`, `guard || true`, a pipe) is the
-command reader's (shell/interpret.py), judged where the wrapper is run (checks/delivery.py).
+command reader's (shell/resolve.py), judged where the wrapper is run (checks/delivery.py).
 Each finding names the line that needs the change. What cannot be followed is not reported.
 """
 from __future__ import annotations

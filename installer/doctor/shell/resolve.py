@@ -14,21 +14,26 @@ Exec form (`args` present): `command` is the executable, looked up on PATH when 
 name, spawned without a shell (so no quotes, variables or `~`; Claude Code substitutes its
 `${CLAUDE_...}` placeholders), and `args` are its arguments.
 
-The reading goes lex.py (words), interpret.py (what each simple command runs, and which
-failures fail the hook); the package's __init__.py holds what it reports. Everything here is a
-pure function of its inputs (PATH lookups are the caller's job), so the results are cached: one
-resolution per distinct command in a run of thousands of handlers.
+The reading goes lex.py (words), then here: the words walked as a shell would run them, into the
+simple commands and the file each one runs (wrappers such as `env` and `timeout`, `cd dir &&`,
+interpreters with their scripts, package runners, `test -f` guards; a `sh -c` string read again
+as a whole command), and which simple commands' failure can fail the hook (ExitStatus:
+`... || true`, `set -e`, `&&`, a pipe, what runs after it), so that a missing script behind
+`|| true` is reported as silent and a block by exit 2 as swallowed. The package's __init__.py
+holds what it reports. Everything here is a pure function of its inputs (PATH lookups are the
+caller's job), so the results are cached: one resolution per distinct command in a run of
+thousands of handlers.
 """
 from __future__ import annotations
 
+import posixpath
 from functools import lru_cache
 from pathlib import Path
 from typing import TypeVar
 
 from ...patterns import lazy
 from . import Invocation, Resolution, Where
-from .interpret import Interpreter
-from .lex import Lexer, Unreadable, Word, placeholder_word, reads_the_disk
+from .lex import KEYWORDS, Lexer, Unreadable, Word, placeholder_word, reads_the_disk
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
 HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
@@ -141,7 +146,7 @@ def _resolve_shell(command: str, where: Where, shell: str | None) -> Resolution:
         words = Lexer(command, where.variables, where.home).words()
     except Unreadable as why:
         return Resolution("shell", dynamic=str(why), home_paths=homes)
-    interpreter = Interpreter(where, resolve_shell)
+    interpreter = Interpreter(where)
     invocations = tuple(interpreter.run(words))
     main = _main(invocations)
     return Resolution("shell", invocations, main, dynamic=interpreter.stopped, home_paths=homes,
@@ -159,7 +164,7 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
         why = "exec form: `command` must be just the executable, without arguments"
         unstartable = Invocation(command, dynamic=why)
         return Resolution("exec", (unstartable,), unstartable, home_paths=homes, broken=why)
-    inv = Interpreter(where, resolve_shell).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
+    inv = Interpreter(where).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
     invocations = (inv,) if inv else ()
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
 
@@ -191,3 +196,505 @@ def _home_paths(text: str) -> tuple[str, ...]:
     if "Users" not in text and "/home/" not in text:  # what every home path has: skip the scan
         return ()
     return tuple(dict.fromkeys(m.group(1) for m in HOME_PATH.finditer(text)))
+
+
+# ---- the words walked as a shell runs them ----------------------------------------------------
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
+NODE_LIKE = frozenset({"node", "nodejs", "tsx", "ts-node", "esno", "esr", "bun", "deno"})
+OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "Rscript", "lua", "osascript", "pwsh", "powershell"})
+RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})  # run a package, not a file
+WRAPPERS = frozenset({"exec", "command", "nohup", "builtin", "time", "stdbuf", "sudo", "doas", "caffeinate"})
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".sh", ".bash", ".zsh", ".rb",
+                   ".pl", ".php", ".ps1")
+
+
+def python_name(name: str) -> bool:
+    """Whether a program's name is Python's: python or pypy, then a version (3, 3.12) and .exe if
+    any (a plain test: as a regex, a compile of 0.7 M instructions of doctor on a typical file)."""
+    name = name[:-1] if name.endswith("\n") else name  # (as `$` read it)
+    version = name[6:] if name.startswith("python") else name[4:] if name.startswith("pypy") else None
+    if version is None:
+        return False
+    version = version[:-4] if version.endswith(".exe") else version
+    major, dot, minor = version.partition(".")
+    return not version or major.isdecimal() and (not dot or minor.isdecimal())
+
+
+_WINDOWS = lazy(r"[A-Za-z]:[\\/]")
+UV_FLAGS_WITH_VALUE = frozenset({"--with", "-w", "--python", "-p", "--project", "--directory", "--env-file",
+                                 "--extra", "--group", "--index", "--index-url", "--extra-index-url",
+                                 "--with-requirements", "--package", "--only-group", "--no-group", "--find-links", "-f",
+                                 "--config-file"})
+# by interpreter kind: the flags that make it run code given inline, and those that take a value
+INLINE_FLAGS = {"python": frozenset({"-c", "-m"}), "node": frozenset({"-e", "--eval", "-p", "--print"}),
+                "shell": frozenset({"-c"}), "other": frozenset({"-e", "-E", "-r", "-Command", "-c", "-EncodedCommand"})}
+FLAGS_WITH_VALUE = {"python": frozenset({"-W", "-X", "-Q"}),
+                    "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader",
+                                       "--env-file", "--conditions", "-C", "--input-type", "--title"}),
+                    "shell": frozenset({"-o", "-O", "+o", "+O"}),
+                    "other": frozenset({"-I", "-M", "-d", "-ExecutionPolicy"})}
+
+
+# ---- simple commands ---------------------------------------------------------------------------
+
+class Interpreter:
+    """Walks the words as a shell would run them: which file each simple command runs."""
+
+    def __init__(self, where: Where) -> None:
+        self.where = where
+        self.stopped: str | None = None  # why the rest of the command was not followed
+        self.unquoted: list[str] = []  # Resolution.unquoted
+
+    def run(self, words: list[Word]) -> list[Invocation]:
+        found: list[Invocation] = []
+        cwd, launch = self.where.cwd, self.where.cwd_is_launch_dir
+        guards: set[str] = set()
+        command: list[Word] = []
+        status = ExitStatus(found)
+        for word in [*words, Word("\n", operator=True)]:
+            if not word.operator:
+                command.append(word)
+                continue
+            if command and command[0].text in KEYWORDS:
+                status.keywords(_leading_keywords(command))
+            command, raw = self._strip(command), command
+            status.command(command, raw)
+            if command:
+                head = command[0].text
+                if head in ("for", "case", "select", "function") or (raw and raw[-1].text == "()"):
+                    self.stopped = f"a shell `{head}` construct (not followed statically)"
+                    break
+                if head == "cd":
+                    cwd, launch = self._cd(command[1:], cwd, launch)
+                elif head in ("test", "[", "[["):
+                    guards.update(self._guarded(command[1:], cwd))
+                    if head != "[[":  # [[ ]] does not split words
+                        self.unquoted.extend(w.unquoted for w in command[1:] if w.unquoted)
+                elif head == "command" and len(command) > 2 and command[1].text in ("-v", "-V"):
+                    guards.add(command[2].text)
+                elif head in ("type", "hash", "which"):  # `type X >/dev/null && X`: X is looked for first
+                    guards.update(w.text for w in command[1:] if not w.text.startswith("-"))
+                elif head not in ("export", "readonly", "local", "declare"):
+                    inv = self.simple(command, cwd, launch, guards, stripped=True)
+                    if inv is not None:
+                        found.append(status.tested(inv))
+            status.operator(word.text)
+            command = []
+        status.finish()
+        return found
+
+    def _cd(self, args: list[Word], cwd: Path | None, launch: bool) -> tuple[Path | None, bool]:
+        args = [a for a in args if a.text not in ("-P", "-L", "--")]
+        if not args:
+            return self.where.home, False
+        target = args[0]
+        if target.unquoted:
+            self.unquoted.append(target.unquoted)
+        if target.dynamic or target.text == "-":
+            return None, False
+        if target.text.startswith("/"):
+            return _normal(target.text), False
+        return (_normal(f"{cwd}/{target.text}") if cwd else None), launch
+
+    def _guarded(self, args: list[Word], cwd: Path | None) -> set[str]:
+        found = set()
+        for flag, operand in zip(args, args[1:]):
+            if flag.text in ("-f", "-e", "-x", "-r", "-s") and not operand.dynamic:
+                found.add(operand.text)
+                if cwd and not operand.text.startswith("/"):
+                    found.add(str(cwd / operand.text))
+        return found
+
+    def simple(self, words: list[Word], cwd: Path | None, launch: bool, guards: set[str],
+               stripped: bool = False) -> Invocation | None:
+        words = words if stripped else self._strip(words)
+        if not words:
+            return None
+        first = words[0]
+        if first.dynamic:
+            if "/" in first.text or first.text.endswith(SCRIPT_SUFFIXES):
+                return self._file(first.text, program=None, interpreter=None, word=first, cwd=cwd, launch=launch,
+                                  guards=guards, direct=True)
+            return Invocation(first.text, dynamic=first.dynamic)
+        name = first.text
+        base = name.rsplit("/", 1)[-1]
+        rest = words[1:]
+        if "/" not in name and base in RUNNERS:
+            return self._run_package(name, rest, cwd, launch, guards)
+        if "/" not in name and base in ("pnpm", "yarn", "npm") and rest and rest[0].text in ("dlx", "exec", "x", "run"):
+            return Invocation(name, program=name, runner=True)
+        if name in ("source", "."):
+            return self._script(name, None, rest[:1], cwd, launch, guards, interpreter="source", direct=False)
+        program = None if "/" in name else name
+        kind = _interpreter_kind(base)
+        if program is None and name.startswith("/") and base == "env" and not first.quoted:
+            return self.simple([Word("env"), *rest], cwd, launch, guards)  # /usr/bin/env python3 x.py
+        if program is None and name.startswith("/") and kind is not None:
+            return self._interpreted(name, kind, rest, cwd, launch, guards)  # /usr/bin/python3 x.py
+        if program is None:
+            return self._file(name, program=None, interpreter=None, word=first, cwd=cwd, launch=launch,
+                              guards=guards, direct=True)
+        if base == "uv" and rest and rest[0].text == "run":
+            return self._uv_run(name, rest[1:], cwd, launch, guards)
+        if kind is None:
+            return Invocation(name, program=program, program_guarded=name in guards)
+        return self._interpreted(name, kind, rest, cwd, launch, guards)
+
+    def _run_package(self, name: str, rest: list[Word], cwd: Path | None, launch: bool,
+                     guards: set[str]) -> Invocation:
+        """`npx tsx x.ts`, `bunx ts-node x.ts`: a package that is an interpreter runs the script
+        after it (found through the runner); any other package is not a file."""
+        words = list(rest)
+        while words and words[0].text.startswith("-"):
+            takes = words[0].text in ("-p", "--package", "-c", "--call")
+            words = words[2:] if takes else words[1:]
+        if words and not words[0].dynamic and words[0].text.split("@")[0] in NODE_LIKE - {"node", "nodejs"}:
+            return self._interpreted(words[0].text.split("@")[0], "node", words[1:], cwd, launch, guards, via=name)
+        return Invocation(name, program=name, runner=True)
+
+    @staticmethod
+    def _strip(words: list[Word]) -> list[Word]:
+        """Drop redirections, NAME=value prefixes, keywords and wrappers (env, exec, timeout...)."""
+        out: list[Word] = []
+        skip_next = False
+        for word in words:
+            if skip_next:
+                skip_next = False
+            elif word.redirect:
+                skip_next = True
+            else:
+                out.append(word)
+        while out:
+            head = out[0]
+            if head.assignment:
+                out = out[1:]
+                continue
+            if head.quoted:
+                break
+            if head.text in KEYWORDS:
+                out = out[1:]
+            elif head.text == "command" and len(out) > 1 and out[1].text in ("-v", "-V"):
+                break
+            elif head.text in WRAPPERS:
+                out = out[1:]
+                while out and out[0].text.startswith("-") and out[0].text != "-":
+                    out = out[1:]
+            elif head.text == "env":
+                out = out[1:]
+                while out and (out[0].assignment or out[0].text.startswith("-")):
+                    takes = out[0].text in ("-u", "-C", "-S")
+                    out = out[2:] if takes else out[1:]
+            elif head.text in ("timeout", "gtimeout", "nice"):
+                out = out[1:]
+                while out and out[0].text.startswith("-"):
+                    takes = out[0].text in ("-k", "-s", "-n", "--signal", "--kill-after")
+                    out = out[2:] if takes else out[1:]
+                if head.text != "nice" and out:
+                    out = out[1:]  # the duration
+            else:
+                break
+        return out
+
+    def _uv_run(self, name: str, rest: list[Word], cwd: Path | None, launch: bool, guards: set[str]) -> Invocation:
+        takes_value = UV_FLAGS_WITH_VALUE
+        i = 0
+        while i < len(rest) and rest[i].text.startswith("-"):
+            if rest[i].text == "--":
+                i += 1
+                break
+            step = 2 if rest[i].text in takes_value else 1
+            self.unquoted.extend(w.unquoted for w in rest[i:i + step] if w.unquoted)  # --project $CLAUDE_PROJECT_DIR
+            i += step
+        if i >= len(rest):
+            return Invocation(name, program=name, runner=True)
+        target = rest[i]
+        base = target.text.rsplit("/", 1)[-1]
+        if not target.dynamic and python_name(base):
+            return self._interpreted(target.text, "python", rest[i + 1:], cwd, launch, guards, via=name,
+                                     label=f"uv run {target.text}")
+        if target.dynamic or target.text.endswith(".py") or "/" in target.text:
+            return self._file(target.text, program=name, interpreter="uv run", word=target, cwd=cwd,
+                              launch=launch, guards=guards, direct=False)
+        return Invocation(name, program=name, runner=True)  # a tool or an entry point of the project
+
+    def _interpreted(self, name: str, kind: str, rest: list[Word], cwd: Path | None, launch: bool, guards: set[str],
+                     via: str | None = None, label: str | None = None) -> Invocation:
+        program = via or name
+        inline_flags, takes_value = INLINE_FLAGS[kind], FLAGS_WITH_VALUE[kind]
+        words = list(rest)
+        base = name.rsplit("/", 1)[-1]
+        if base == "deno" and words and words[0].text in ("run", "-A"):
+            words = words[1:]
+        if base == "bun" and words and words[0].text in ("run", "x"):
+            words = words[1:]
+        i = 0
+        while i < len(words):
+            text = words[i].text
+            if kind == "other" and text.lower() in ("-file", "-f") and base in ("pwsh", "powershell"):
+                i += 1
+                break
+            if text in inline_flags:
+                if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
+                    script, where = words[i + 1], self._where(cwd, launch)
+                    # (`bash -o pipefail -c '...'`, `sh -e -c`: the shell's own flags hold inside)
+                    errexit, pipefail = shell_options([w.text for w in words[:i]])
+                    options = "set -e; " * bool(errexit) + "set -o pipefail; " * bool(pipefail)
+                    inner = resolve_shell(options + script.text, where)  # what runs: the outer shell expanded it
+                    # whether the inner shell splits a placeholder: read with the placeholders it gets
+                    # (bash -c '$CLAUDE_PROJECT_DIR/x.sh', or "..." that left them unquoted in there)
+                    split = resolve_shell(script.inner_command, where) if script.inner_command else inner
+                    self.unquoted.extend(split.unquoted)
+                    if inner.main is not None and inner.main.script is not None:
+                        return inner.main
+                return Invocation(name, program=program, interpreter=name, inline=True,
+                                  program_guarded=program in guards)
+            if text == "--":
+                i += 1
+                break
+            if not text.startswith("-") or text == "-":
+                break
+            clustered = kind == "shell" and text[:1] in "-+" and text[1:].isalpha() and text.endswith(("o", "O"))
+            i += 2 if text in takes_value or clustered else 1  # (`bash -euo pipefail x.sh`: -o's value)
+        if i >= len(words) or words[i].text == "-":
+            return Invocation(name, program=program, interpreter=name, inline=True,
+                                  program_guarded=program in guards)
+        target = words[i]
+        if base in ("bun", "deno") and not target.dynamic and "/" not in target.text \
+                and not target.text.endswith(SCRIPT_SUFFIXES):
+            return Invocation(name, program=program, runner=True)  # a package.json script or a package
+        return self._file(target.text, program=program, interpreter=label or name,
+                          word=target, cwd=cwd, launch=launch, guards=guards, direct=False)
+
+    def _script(self, name: str, program: str | None, args: list[Word], cwd: Path | None, launch: bool,
+                guards: set[str], interpreter: str, direct: bool) -> Invocation:
+        if not args:
+            return Invocation(name, program=program, interpreter=interpreter, inline=True)
+        return self._file(args[0].text, program=program, interpreter=interpreter, word=args[0], cwd=cwd,
+                          launch=launch, guards=guards, direct=direct, executable=name)
+
+    def _file(self, text: str, *, program: str | None, interpreter: str | None, word: Word, cwd: Path | None,
+              launch: bool, guards: set[str], direct: bool, executable: str | None = None) -> Invocation:
+        if word.unquoted:
+            self.unquoted.append(word.unquoted)
+        # `which python3 && python3 x.py` vouches for python3, not for x.py
+        executable = executable or (text if direct else (program or text))
+        program_guarded = program is not None and program in guards
+        path, relative, dynamic, guarded = None, False, word.dynamic or None, text in guards
+        if dynamic:
+            pass
+        elif "\\" in text or (text[1:2] == ":" and _WINDOWS.match(text)):  # (a drive letter's colon, tested first)
+            dynamic = "a Windows path"
+        elif text.startswith("/"):
+            path = _normal(text)
+        elif cwd is None:
+            relative, dynamic = launch, ("a relative path: it depends on the directory the host was started in"
+                                         if launch else "relative to a directory only known when the hook runs")
+        else:
+            path, relative = _normal(f"{cwd}/{text}"), launch
+            guarded = guarded or str(path) in guards
+        # (made by place: the run's commonest record, 1,400 on the corpus tree; by name each took _complete)
+        return Invocation(executable, program, interpreter, text, path, direct, relative, False, False, dynamic,
+                          guarded, program_guarded)
+
+    def _where(self, cwd: Path | None, launch: bool) -> Where:
+        w = self.where
+        return Where(w.project, w.plugin_root, w.home, cwd, launch, w.env)
+
+
+def _leading_keywords(words: list[Word]) -> list[str]:
+    """The reserved words a simple command starts with (`if`, `then`, `{`, `fi`...)."""
+    out = []
+    for word in words:
+        if word.quoted or word.text not in KEYWORDS:
+            break
+        out.append(word.text)
+    return out
+
+
+def _interpreter_kind(base: str) -> str | None:
+    if python_name(base):
+        return "python"
+    if base in NODE_LIKE:
+        return "node"
+    if base in SHELLS:
+        return "shell"
+    if base in OTHER_INTERPRETERS:
+        return "other"
+    return None
+
+
+def _normal(path: str) -> Path:
+    """Collapse `.` and `..` without touching the disk (symlinks are the checks' business)."""
+    return Path(posixpath.normpath(path))
+
+
+# ---- which failures fail the hook ------------------------------------------------------------------
+
+COMPOUND_OPENERS = frozenset({"{", "(", "if", "while", "until"})
+COMPOUND_CLOSERS = frozenset({"}", ")", "fi", "done"})
+BRANCH_WORDS = frozenset({"then", "else", "elif", "do"})
+
+
+class ExitStatus:
+    """Which invocations cannot fail the hook (Invocation.tolerated), and whose exit status cannot
+    become the hook's (Invocation.sets_status), followed as the shell's lists and compound
+    commands go by.
+
+    Tolerated: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`, `{ a; } || true`,
+    `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the hook's status 0
+    whatever ran before it (not under `set -e`, nor after an `exec`). Not setting the status:
+    a command another one follows in sequence, one piped into another (unless `set -o pipefail` came
+    first), one followed by `||` (unless
+    what follows the `||` exits with the failed status: `|| exit`, `|| { rc=$?; log; exit $rc; }`),
+    one whose status `!` inverts.
+    Ranges of `found` are recorded as they are seen and applied once at the end."""
+
+    def __init__(self, found: list[Invocation]) -> None:
+        self.found = found
+        self.list_start = 0  # where in `found` the current `a && b || c` list began
+        self.previous_list = (0, 0)  # the list before the last `;`, newline or `&`
+        self.command_start = 0  # where the current simple command's invocation goes
+        self.joined_by: str | None = None  # the operator before the current command
+        # compound commands open ({ }, ( ), if...fi, loops): the list holding each (where it began),
+        # whether it came after `||`, and the opening word
+        self.opened: list[tuple[int, bool, str]] = []
+        self.condition = False  # between `if`/`while`/`until` and `then`/`do`: a status the shell tests
+        self.succeeded = False  # the last command was `true`, `:` or `exit 0`, not reached by `&&`
+        self.last_alone = False  # ... and it began a list of its own, outside any compound command
+        self.exits_early = False  # `set -e` or an `exec`: a failure ends the hook there
+        self.pipefail = False  # `set -o pipefail`: a pipeline fails with the last of its commands that failed
+        self.in_branch = False  # the current command follows `then`, `else`, `do`...
+        self.negated = False  # the current pipeline starts with `!`: its status is inverted, 2 becomes 0
+        # the command after the last `||`, while it runs: which `undecided` range the `||` made, and how
+        # many compound commands were open before it (a `{ ...; }` after the `||` is one command)
+        self.fallback: tuple[int, int] | None = None
+        self.tolerated: list[tuple[int, int]] = []
+        self.undecided: list[tuple[int, int]] = []
+
+    def keywords(self, words: list[str]) -> None:
+        self.in_branch = bool(words) and words[0] in BRANCH_WORDS  # `; then`, `; else`: no new command
+        self.negated = "!" in words
+        for word in words:
+            self._open_or_close(word)
+            self.condition = word in ("if", "elif", "while", "until") or (self.condition and word not in ("then", "do"))
+
+    def command(self, words: list[Word], raw: list[Word]) -> None:
+        """A simple command, without its keywords, wrappers and redirections (`raw`: with them)."""
+        if not words:
+            return
+        self.command_start = len(self.found)
+        if self.negated:  # (`! guard.sh`: its exit 2 becomes 0)
+            self.undecided.append((self.command_start, self.command_start + 1))
+            self.negated = False
+        if self.joined_by in (";", "\n", "&", ";;") and not (self.in_branch or self.exits_early):
+            self.undecided.append(self.previous_list)  # the list before it no longer decides the status
+        self.succeeded = _succeeds(words) and self.joined_by != "&&"
+        if self.fallback is not None and passes_status_on(words, first=self.joined_by == "||"):  # `|| exit $rc`
+            self.undecided[self.fallback[0]] = (0, 0)
+        if self.succeeded and self.joined_by == "||":
+            self._tolerate(self.list_start)
+        self.last_alone = self.succeeded and not self.opened and self.joined_by in (None, ";", "\n", "&")
+        errexit, pipefail = shell_options([w.text for w in words[1:]]) if words[0].text == "set" else (None, None)
+        if errexit or (raw and raw[0].text == "exec" and not raw[0].quoted):
+            self.exits_early = True
+        if pipefail is not None:
+            self.pipefail = pipefail
+
+    def tested(self, inv: Invocation) -> Invocation:
+        return inv._replace(tolerated=True) if self.condition else inv
+
+    def operator(self, token: str) -> None:
+        self.in_branch = False
+        self._open_or_close(token)  # a subshell's ( and )
+        if token == "&":  # in the background: its exit status is nobody's
+            self._tolerate(self.list_start)
+        if token in ("|", "|&") and not self.pipefail:  # (under pipefail, a guard's exit 2 piped into `tee` is the pipeline's)
+            self.undecided.append((self.command_start, len(self.found)))
+        elif self.fallback is not None and len(self.opened) <= self.fallback[1]:
+            self.fallback = None  # the command after the `||` has ended
+        if token == "||":
+            self.undecided.append((self.list_start, len(self.found)))
+            self.fallback = (len(self.undecided) - 1, len(self.opened))
+        if token in (";", "\n", "&", ";;"):
+            self.previous_list = (self.list_start, len(self.found))
+            self.list_start = len(self.found)
+        self.joined_by = token
+
+    def finish(self) -> None:
+        """Apply what was seen to the invocations."""
+        if self.last_alone and not self.exits_early:
+            self._tolerate(0)
+        if not (self.tolerated or self.undecided):
+            return
+        tolerated, undecided = _covered(self.tolerated, len(self.found)), _covered(self.undecided, len(self.found))
+        for index, inv in enumerate(self.found):
+            if (tolerated[index] and not inv.tolerated) or undecided[index]:
+                self.found[index] = inv._replace(tolerated=inv.tolerated or tolerated[index],
+                                            sets_status=not undecided[index])
+
+    def _open_or_close(self, token: str) -> None:
+        if token in COMPOUND_OPENERS:
+            self.opened.append((self.list_start, self.joined_by == "||", token))
+            self.list_start = len(self.found)  # inside, a list of its own
+        elif token in COMPOUND_CLOSERS and self.opened:
+            self.list_start, after_or, opener = self.opened.pop()  # the compound is one command of its list
+            if opener in ("{", "(") and after_or and self.succeeded:  # `a || { log; exit 0; }`
+                self._tolerate(self.list_start)
+            if token in ("fi", "done"):  # which branch ran, and whether its last command did, is not known
+                self.succeeded = False
+
+    def _tolerate(self, start: int) -> None:
+        self.tolerated.append((start, len(self.found)))
+
+
+def shell_options(words: list[str]) -> tuple[bool | None, bool | None]:
+    """(errexit, pipefail) as a `set` command's options or a shell's own flags turn them on (True)
+    or off (False), None where they say nothing: `-e`, `-euo pipefail`, `-o errexit`, `+o pipefail`.
+    (A shell's flags end at its first operand: the caller passes the words before it.)"""
+    errexit: bool | None = None
+    pipefail: bool | None = None
+    for index, word in enumerate(words):
+        if word[:1] not in "-+" or word in ("-", "--", "-c"):
+            continue
+        on = word[0] == "-"
+        named = words[index + 1] if word[1:].endswith(("o",)) and index + 1 < len(words) else ""
+        if "e" in word[1:] and word[1:].isalpha():
+            errexit = on
+        if named == "pipefail":
+            pipefail = on
+        elif named == "errexit":
+            errexit = on
+    return errexit, pipefail
+
+
+def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:
+    """For each index below `size`, whether one of the [start, end) ranges holds it."""
+    depth, marks = [0] * (size + 1), []
+    for start, end in ranges:
+        depth[start] += 1
+        depth[end] -= 1
+    running = 0
+    for index in range(size):
+        running += depth[index]
+        marks.append(running > 0)
+    return marks
+
+
+def passes_status_on(command: list[Word], first: bool) -> bool:
+    """After `||`: `exit $rc` (a status saved from `$?`, or any the hook computes) or `exit 2`, and as
+    the first command there `exit` or `exit $?` (later, they give the status of what ran before them):
+    a failure before the `||` still ends the shell with a blocking status. (Read by the command line's
+    model here and by a wrapper script's, scripts/shell_status.py.)"""
+    if command[0].text != "exit":  # (a quoted "exit" is still the builtin)
+        return False
+    if len(command) == 1 or command[1].text in ("$?", "${?}"):
+        return first
+    return command[1].dynamic is not None or command[1].text == "2"
+
+
+def _succeeds(command: list[Word]) -> bool:
+    """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook
+    (a bare `exit` keeps the failed status)."""
+    head, args = command[0].text, [w.text for w in command[1:]]
+    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args == ["0"])
