@@ -3,7 +3,7 @@ and say what it would make of their answers: every agent with hooks in the proje
 --host names), each outcome named, and an agent that is not simulated named with the reason.
 
 Claude Code: which handlers fire comes from doctor's discovery and matcher semantics
-(installer/hooks/firing.py); they run for real, in parallel, in the project (running.py);
+(installer/hooks/calls.py); they run for real, in parallel, in the project (running.py);
 their answers are read and combined as the real CLI reads them (answers.py, with the per-event
 table of installer/hosts/claude/protocol.py). Every other agent is simulated by the simulate.py in
 its adapter's folder: opencode's plugins run in opencode's own runtime, Cursor's hooks on Cursor's
@@ -24,9 +24,9 @@ from .. import hosts, safe_read, sandbox
 from ..doctor import handler_facts, run
 from ..doctor.checks.installs import SCOPES, not_as_shipped, scope_args
 from ..errors import ExitCode, HookwrightError
-from ..hooks import answers, firing, running
+from ..hooks import answers, calls, running
+from ..hooks.calls import Call
 from ..hooks.events import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, SCOPE_ORDER, fold
-from ..hooks.firing import Call
 from ..hooks.payload import payload_for
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
@@ -37,7 +37,7 @@ from .result import Payload, Result, Status
 if TYPE_CHECKING:
     from ..doctor.model import Context, Handler
     from ..hooks.answers import Outcome, RawRun, Reading
-    from ..hooks.firing import Call, Selected
+    from ..hooks.calls import Call, Selected
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -140,8 +140,8 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         transcript.write_text("")
         payload = payload_for(event, project, transcript, tool=call.tool, tool_input=call.tool_input, extra=call.extra,
                               permission_mode=call.permission_mode)  # the flags win over --payload
-        selected = [_unless_tampered(s) for s in firing.select(ctx, CLAUDE, event, payload)]
-        refused_first = firing.refused_before_the_hooks(ctx, event, payload)
+        selected = [_unless_tampered(s) for s in calls.select(ctx, CLAUDE, event, payload)]
+        refused_first = calls.refused_before_the_hooks(ctx, event, payload)
         if refused_first is not None:
             selected = [s._replace(runs=False, why=f"the settings' deny rule {refused_first.rule} refuses the call "
                                                    "before any hook runs") for s in selected]
@@ -158,7 +158,7 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
                for h in to_run if id(h) in raw_of}
     outcome = None if list_only else answers.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
-        [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
+        [r.finished for r in raws], lambda tool_input: calls.settings_rule(ctx, {**payload, "tool_input": tool_input}),
         cannot_block(event, payload), payload.get("tool_name"), payload["cwd"])
     unreadable = [str(f.path) for f in ctx.files if f.error is not None and f.host == CLAUDE]
     return Simulation(

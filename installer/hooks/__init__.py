@@ -3,8 +3,9 @@
     model.py     the words: a file that holds hooks, a handler as its host loads it, a project's Configs
     events.py    what Claude Code accepts, as tables (events, matchers, handler fields, tools), and Cursor's names
     regex/       matchers as regular expressions: what one can match, where two meet
-    firing.py    which handlers run on one call (kill switches, matcher, `if`, one run among copies),
-                 and which copies of one hook the host runs once
+    firing.py    when the host runs a handler: kill switches, a permission rule (`if`), which copies of
+                 one hook it runs once
+    calls.py     which handlers run on one call, and the permission rules that still decide it (simulate's)
     payload.py   the payload a hook gets on an event
     running.py   running handlers as the host runs them
     answers.py   what a handler's answer means, and how several combine

@@ -36,7 +36,7 @@ from ..records import Record
 from .payload import as_the_tool_gets_it
 
 if TYPE_CHECKING:
-    from .firing import SettingsRule
+    from .calls import SettingsRule
 
 PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
 CONTEXT_GOES_ON = frozenset({"Stop"})  # where added context is sent to Claude as a turn of its own, so it goes on

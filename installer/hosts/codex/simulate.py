@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...hooks.answers import RawRun
-from ...hooks.firing import Call
+from ...hooks.calls import Call
 from ...hooks.model import ConfigFile, Configs, Handler
 from ...hooks.running import run_argv, together
 from ..base import Scope

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ...hooks.answers import RawRun, parse_stdout
+from ...hooks.calls import Call
 from ...hooks.events import CLAUDE_TO_CURSOR
-from ...hooks.firing import Call
 from ...hooks.model import Configs, Handler, timeout_seconds
 from ...hooks.running import run_one
 from . import protocol as cursor_protocol

@@ -20,7 +20,7 @@ from typing import Any
 
 from ... import resources, safe_read, sandbox
 from ...errors import HookwrightError
-from ...hooks.firing import Call
+from ...hooks.calls import Call
 from ...hooks.model import Configs
 from ...records import Record
 from . import adapter as opencode
