@@ -6,38 +6,37 @@ Its classes are plain ones with an __init__ (doctor's speed: installer/doctor/__
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import hosts
 from ..document import Document, Keys
 from ..errors import HookwrightError
 
-_Value = TypeVar("_Value")
+if TYPE_CHECKING:  # a type checker reads ours as the standard one it behaves as, and Self as Configs'
+    from functools import cached_property as cached_property
 
+    from typing_extensions import Self
+else:
+    class cached_property:
+        """functools.cached_property without the lock Python 3.11's takes on each first read (3.12
+        dropped it): doctor reads tens of thousands of them once each, on objects no other thread
+        sees. Typed for mypy alone: a Generic class with its overloads, a TypeVar, and Configs'
+        TypeVar (its bound a string, which typing compiles) were 0.6 M of the 340.6 M instructions
+        of doctor on a typical file."""
 
-class cached_property(Generic[_Value]):
-    """functools.cached_property without the lock Python 3.11's takes on each first read (3.12
-    dropped it): doctor reads tens of thousands of them once each, on objects no other thread sees."""
+        def __init__(self, compute: Callable[[Any], Any]) -> None:
+            self.compute = compute
+            self.name = compute.__name__
+            self.__doc__ = compute.__doc__
 
-    def __init__(self, compute: Callable[[Any], _Value]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
+        def __set_name__(self, owner: type, name: str) -> None:
+            self.name = name
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, instance: None, owner: type | None = None) -> cached_property[_Value]: ...
-
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> _Value: ...
-
-    def __get__(self, instance: object | None, owner: type | None = None) -> _Value | cached_property[_Value]:
-        if instance is None:
-            return self
-        value = instance.__dict__[self.name] = self.compute(instance)
-        return value
+        def __get__(self, instance: object | None, owner: type | None = None) -> Any:
+            if instance is None:
+                return self
+            value = instance.__dict__[self.name] = self.compute(instance)
+            return value
 
 
 class Candidate:
@@ -146,9 +145,6 @@ class Plugin:
         self.hook_files = hook_files
 
 
-_Configs = TypeVar("_Configs", bound="Configs")
-
-
 class Configs:
     """The hook configuration of one project: its files, their handlers, and what is known of
     the project they run in (tools, MCP servers, plugins, the settings' variables)."""
@@ -180,7 +176,7 @@ class Configs:
         # files near the session's folder that its host does not read, each with why (doctor's)
         self.unread: list[tuple[ConfigFile, str]] = []
 
-    def narrowed(self: _Configs, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> _Configs:
+    def narrowed(self, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> Self:
         """Some of this run's files and handlers, with its facts of the project (tools, MCP
         servers, the settings' variables), its files and its focus."""
         narrowed = type(self)(files, handlers, self.probe, self.tools, self.mcp_servers, plugins, self.project,
