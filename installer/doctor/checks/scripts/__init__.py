@@ -6,7 +6,8 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
 - the code a hook runs, a script file or a shell command written inline in the config: what it
   answers and reads (answers.py: whatever the event, and against the hosts' protocols: the
   Claude Code events it runs on, its answer as Cursor reads it, the input fields it reads; and
-  for a script, the answers its host rejects), and its tests that can never be true (never_true.py);
+  for a script, the answers its host rejects: rejected.py), and its tests that can never be true
+  (never_true.py);
 - a script file, as the interpreter its command starts loads it (loads.py): its module system,
   its imports;
 - every handler of the run at once (event_fit.py): a variable its events never have, a wait
@@ -28,7 +29,6 @@ from .answers import (
     CODE_RULES,
     CURSOR_ANSWER_RULES,
     INPUT_RULES,
-    REJECTED_RULES,
     rejecting_scripts,
 )
 from .event_fit import EVENT_FIT_RULES
@@ -60,6 +60,8 @@ def check(ctx: Context) -> Iterator[Finding]:
     for command in inline_commands(ctx):
         yield from code_findings(command)
     for script in rejecting_scripts(ctx):
+        from .rejected import REJECTED_RULES  # (past its premise: Codex's scripts only, rejected.py's figure)
+
         yield from REJECTED_RULES.run(script)
     for script in renaming_scripts(ctx):
         yield from RENAMED_TOOL_RULES.run(script)
