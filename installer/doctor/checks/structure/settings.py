@@ -15,7 +15,6 @@ from ....hosts.base import describe
 from ....patterns import lazy
 from ...model import ConfigFile
 from ...shell.lex import NAME
-from .common import shown_value
 
 SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
@@ -41,6 +40,13 @@ class SettingsProblem:
         self.keys = keys
         self.variant = variant
         self.fields = fields
+
+
+def shown_value(value: Any) -> str:
+    """A value as a message shows it: as written, or its type where that is long (the handler rules
+    show a field's value so too)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else describe(value)
 
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
