@@ -2,9 +2,9 @@
 
 One module per family, each rule one function in a table over the unit it looks at; `check`
 runs the families in this order:
-- races.py: the input-rewrite race, two hooks that may rewrite one call's input (Claude Code,
-  Cursor's preToolUse, opencode's plugins), and a hook of one of our packs whose rewrite a
-  foreign hook can refuse;
+- races.py: the input-rewrite race, two Claude Code hooks that may rewrite one call's input, and
+  a hook of one of our packs whose rewrite a foreign hook can refuse;
+- host_races.py: its kin on Cursor's preToolUse and among opencode's plugins;
 - copies.py: duplicates, one command configured several times, or one of our packs in two scopes;
 - cross_host.py: a Cursor hook that does the job of a Claude Code hook Cursor also runs;
 - session_end.py: SessionEnd hooks under the shared budget.
@@ -22,10 +22,12 @@ from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ...model import Context, Finding, Handler, RuleTable
 
-FAMILIES = ("races", "copies", "cross_host", "session_end")
+FAMILIES = ("races", "host_races", "copies", "cross_host", "session_end")
 # what a run must hold for a family to find anything there: a run without it does not import the
 # family (each module is about 1 M instructions of doctor's 394 M on a typical file)
 PREMISES: dict[str, Callable[[Context], bool]] = {
+    "host_races": lambda ctx: any((host := hosts.of(f.host)) is not None and host.rewrites_combine in ("priority", "in-order")
+                                  for f in ctx.files),
     "cross_host": lambda ctx: any((host := hosts.of(f.host)) is not None and host.runs_hooks_of for f in ctx.files),
     "session_end": lambda ctx: any(h.event == "SessionEnd" for h in ctx.handlers),
 }
