@@ -6,7 +6,7 @@ import json
 
 import pytest
 from doctor_support import doctor, found, settings
-from hookwright.doctor.checks.conditions import fires_for
+from hookwright.doctor.checks.conditions.if_rules import fires_for
 from hookwright.doctor.run import run
 
 

@@ -601,7 +601,7 @@ def rule_tables() -> dict[str, object]:
 # read in a command's own text (commands.RULES) and in the script it runs (scripts.SCRIPT_RULES)...
 IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts.SCRIPT_RULES"},
                  # a plugin's MCP server named bare in a group's matcher, and in a handler's `if`
-                 "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"},
+                 "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.IF_RULES"},
                  # an async hook's answer, by Claude Code's protocol table and by Codex's rejected answers
                  "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"},
                  # a program not found on the hooks' PATH, and on a PATH a hook's script sets itself
