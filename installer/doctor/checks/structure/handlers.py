@@ -292,7 +292,12 @@ def _type_unknown(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
                           host=at.format.host, types=", ".join(at.format.types))
 
 
-@HANDLER_RULES.rule("structure/field-missing")
+def _field_missing_here(ctx: Context, at: HandlerAt) -> bool:
+    """A field its type needs is not there (nearly every handler has them all)."""
+    return at.kind is not None and any(field not in at.value for field in at.format.required.get(at.kind, ()))
+
+
+@HANDLER_RULES.rule("structure/field-missing", premise=_field_missing_here)
 def _field_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     for field in at.format.required.get(at.kind, ()) if at.kind else ():
         if field not in at.value:
@@ -431,7 +436,12 @@ GOES_ON_ANYWAY = {"Stop": "Claude stop", "SubagentStop": "the subagent stop", "T
                   "TeammateIdle": "the teammate go idle"}
 
 
-@HANDLER_RULES.rule("structure/type-unsupported-event")
+def _type_not_on_event(ctx: Context, at: HandlerAt) -> bool:
+    """Its type is one the event does not run (nearly every handler's it runs)."""
+    return bool(at.kind) and at.known is not None and at.kind not in at.known.types
+
+
+@HANDLER_RULES.rule("structure/type-unsupported-event", premise=_type_not_on_event)
 def _type_unsupported_event(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if at.kind and at.known is not None and at.kind not in at.known.types:
         yield ctx.finding("structure/type-unsupported-event", at.file, at.keys + ("type",), event=at.event,
