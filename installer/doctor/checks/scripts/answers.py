@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .... import hosts
 from ....hosts.base import Host
@@ -28,7 +28,6 @@ from ...shell import Where
 from .units import (
     DECISION_INSTEAD,
     NO_DECISION,
-    At,
     HookCode,
     Script,
     decision_in_wrong_event,
@@ -36,6 +35,9 @@ from .units import (
     scripts_run_by,
     through,
 )
+
+if TYPE_CHECKING:  # (an annotation's type: units.py defines it for mypy alone)
+    from .units import At
 
 CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
 CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events

@@ -3,7 +3,7 @@ writes and what its handlers' events make of them."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from .... import hosts, safe_read
 from ....document import LineIndex
@@ -16,7 +16,10 @@ from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms, event_branches
 from ...scripts.keys import SPECIFIC_BY_FOLD, Site, fold, strip_comments
-from .units import DECISION_INSTEAD, NO_DECISION, At, Script, decision_in_wrong_event, decisions_in_wrong_branch
+from .units import DECISION_INSTEAD, NO_DECISION, Script, decision_in_wrong_event, decisions_in_wrong_branch
+
+if TYPE_CHECKING:  # (an annotation's type: units.py defines it for mypy alone)
+    from .units import At
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 

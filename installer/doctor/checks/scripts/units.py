@@ -7,7 +7,7 @@ import os
 import shlex
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
 from .... import hosts
 from ....hooks.events import CLAUDE_EVENTS
@@ -26,7 +26,13 @@ from ...scripts import flow as script_flow
 from ...scripts import intent as script_intent
 from ...scripts.keys import INLINE, ScriptFacts, Site, analyse, command_facts
 
-At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
+if TYPE_CHECKING:  # (types only annotations name: typing builds a Protocol class when its module loads)
+    At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
+
+    class Report(Protocol):
+        """Makes a finding of a hook's code at a place in it: at the script, or at an inline command."""
+
+        def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding: ...
 
 BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
 DECISION_INSTEAD = {
@@ -71,12 +77,6 @@ def decisions_in_wrong_branch(facts: ScriptFacts, events: list[str]) -> list[tup
 
 
 MAX_RELATED = 5
-
-
-class Report(Protocol):
-    """Makes a finding of a hook's code at a place in it: at the script, or at an inline command."""
-
-    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding: ...
 
 
 class Script:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, TypedDict
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypedDict
 
 from .... import resources
 from ....document import Keys
@@ -21,15 +21,16 @@ SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings sch
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
 
 
-class ProblemFields(TypedDict, total=False):
-    """The fields the schema rules' wordings fill in."""
+if TYPE_CHECKING:  # (a type only annotations name: a TypedDict compiles each of its annotations when its module loads)
+    class ProblemFields(TypedDict, total=False):
+        """The fields the schema rules' wordings fill in."""
 
-    where: str  # the JSON path, as a/b/0
-    found: str  # the value, as shown
-    rule: str  # a permission rule, quoted
-    allowed: str  # an enum's values
-    types: str  # the types a value may have
-    problem: str  # jsonschema-rs's own message, where no wording of ours fits
+        where: str  # the JSON path, as a/b/0
+        found: str  # the value, as shown
+        rule: str  # a permission rule, quoted
+        allowed: str  # an enum's values
+        types: str  # the types a value may have
+        problem: str  # jsonschema-rs's own message, where no wording of ours fits
 
 
 class SettingsProblem:
