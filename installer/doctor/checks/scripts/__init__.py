@@ -6,8 +6,7 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
 - the code a hook runs, a script file or a shell command written inline in the config: what it
   answers and reads (answers.py: whatever the event, and against the hosts' protocols: the
   Claude Code events it runs on, its answer as Cursor reads it, the input fields it reads; and
-  for a script, the answers its host rejects: rejected.py), and its tests that can never be true
-  (never_true.py);
+  for a script, the answers its host rejects: rejected.py), and its tests that can never be true;
 - a script file, as the interpreter its command starts loads it (loads.py): its module system,
   its imports;
 - every handler of the run at once (event_fit.py): a variable its events never have, a wait
@@ -27,12 +26,16 @@ from ...model import Context, Finding
 from .answers import (
     CLAUDE_ANSWER_RULES,
     CODE_RULES,
+    CONDITION_RULES,
     CURSOR_ANSWER_RULES,
     INPUT_RULES,
+    RENAMED_TOOL_RULES,
+    TOOL_FIELD_RULES,
     rejecting_scripts,
+    renaming_scripts,
+    tool_field_readers,
 )
 from .event_fit import EVENT_FIT_RULES
-from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, TOOL_FIELD_RULES, renaming_scripts, tool_field_readers
 from .script_files import SCRIPT_RULES
 from .units import HookCode, Script, inline_commands, scripts_of
 
