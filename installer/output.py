@@ -184,5 +184,6 @@ def _print_compact(doc: dict[str, Any]) -> None:
 def short_path(path: str, project: str | None) -> str:
     """A path as the user would type it: relative to the project, or from ~."""
     from .doctor.report import typed_path
+    from .hooks.model import resolved
 
-    return typed_path(path, Path(project) if project else None)
+    return typed_path(path, resolved(Path(project)) if project else None)
