@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import hosts, layout, safe_read
 from ..errors import ErrorKind, HookwrightError
@@ -204,9 +204,11 @@ def _cursor_shaped(data: dict[str, Any]) -> bool:
 
 # ---- plugins -------------------------------------------------------------------------------------
 
-def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
+def enabled_plugins(files: list[ConfigFile], project: Path, registry: Callable[[], Any] | None = None) -> list[Plugin]:
     """Plugins switched on by the settings files (the highest-precedence value counts), with their
-    install path from installed_plugins.json and their hook files."""
+    install path from installed_plugins.json and their hook files. `registry`: that file's JSON,
+    where the caller reads it once for many projects (run.around: the corpus tree's 86 projects
+    that switch a plugin on read it 86 times)."""
     values: dict[str, tuple[Any, ConfigFile]] = {}
     settings = [(f, f.document.data) for f in files if f.kind == "claude-settings" and f.document is not None]
     for file, data in sorted(settings, key=lambda pair: SCOPE_ORDER.get(pair[0].scope, -1)):
@@ -217,7 +219,7 @@ def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
     on = {pid: file for pid, (value, file) in values.items() if value is True or (isinstance(value, list) and value)}
     if not on:
         return []
-    installed = _installed_plugins(project)
+    installed = _installed_plugins(project, (registry or plugin_registry)())
     if installed is None:  # no readable registry: we cannot tell installed from missing
         return []
     plugins = []
@@ -229,15 +231,18 @@ def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
 
 def installed_hook_files(plugin_id: str, project: Path) -> list[Path]:
     """The hook files of a plugin as installed for `project` (none where it is not installed)."""
-    root = (_installed_plugins(project) or {}).get(plugin_id)
+    root = (_installed_plugins(project, plugin_registry()) or {}).get(plugin_id)
     return _plugin_hook_files(root) if root is not None else []
 
 
-def _installed_plugins(project: Path) -> dict[str, Path] | None:
-    """{"name@marketplace": install path} from installed_plugins.json (format 1: one object per
-    plugin; format 2: a list of installs per plugin, each with a scope and maybe a projectPath)."""
-    registry = claude_user_dir() / "plugins" / "installed_plugins.json"
-    raw = _load_json(registry)
+def plugin_registry() -> Any:
+    """installed_plugins.json's JSON: the plugins Claude Code installed on this machine (None: no such file)."""
+    return _load_json(claude_user_dir() / "plugins" / "installed_plugins.json")
+
+
+def _installed_plugins(project: Path, raw: Any) -> dict[str, Path] | None:
+    """{"name@marketplace": install path} from installed_plugins.json's JSON, `raw` (format 1: one
+    object per plugin; format 2: a list of installs per plugin, each with a scope and maybe a projectPath)."""
     if not isinstance(raw, dict) or not isinstance(raw.get("plugins"), dict):
         return None
     found = {}
@@ -257,7 +262,7 @@ def known_marketplaces() -> frozenset[str]:
     one a settings file declared that it installed): known_marketplaces.json's names, and those of
     the plugins installed_plugins.json lists."""
     known = _load_json(claude_user_dir() / "plugins" / "known_marketplaces.json")
-    installed = _load_json(claude_user_dir() / "plugins" / "installed_plugins.json")
+    installed = plugin_registry()
     plugins = installed.get("plugins") if isinstance(installed, dict) else None
     names = [*(known if isinstance(known, dict) else ()),  # (a plugin installed here came from a marketplace it knew)
              *(plugin_id.rpartition("@")[2] for plugin_id in (plugins if isinstance(plugins, dict) else ()))]
