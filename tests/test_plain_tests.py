@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from hookwright.doctor.checks.commands import _positional
+from hookwright.doctor.checks.scripts.answers import input_field_reads
 from hookwright.doctor.checks.scripts.script_files import sh_shebang
 from hookwright.doctor.checks.scripts.units import INLINE_TEXTS, INLINE_WORDS
 from hookwright.doctor.checks.structure.settings import _plain_rule
@@ -236,3 +237,16 @@ def test_a_decimal_digit_is_one_the_regex_engine_calls_one_in_every_script():
         character = chr(code)
         assert character.isdecimal() == (digit.match(character) is not None), hex(code)
 
+
+
+@settings(max_examples=1500)
+@given(_texts("tool_input", "tool_input", ".get(", "?.", "[", "]", "'", '"', "or", " or ", "cmd", "get", "?", "|", ",",
+              "\u2003", "\u00a0", "ortool_input", "_tool_input", size=14))
+@example("npx prettier --write \"$(jq -r .tool_input.file_path)\"")
+@example("data.get('tool_input', {}).get( 'command') or tool_input ['x'] tool_input or .y")
+@example("tool_input" + " " * 12 + ".x tool_input" + " " * 13 + ".y tool_input" + " or" * 6 + ".z")
+@example("tool_input.get(x).y tool_input.get(\"\") tool_input?.a tool_input['' tool_inputs.x")
+def test_a_read_of_a_tool_input_field_is_found_as_its_regex_found_it(text):
+    regex = re.compile(r"tool_input\b(?:[\s\"'()\[\]{},|?]|\bor\b){0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])"
+                       r"(?P<field>\w+)\b")
+    assert list(input_field_reads(text)) == [(m.start("field"), m["field"]) for m in regex.finditer(text)]
