@@ -5,7 +5,6 @@ doctor is defined here, every other command in cli_commands.py, which a doctor r
 (see _command).
 """
 
-import copy
 import errno
 import functools
 import os
@@ -30,14 +29,21 @@ if TYPE_CHECKING:
     from .commands.result import Result
 
 HELP_FLAGS = {"help_option_names": ["-h", "--help"]}
-app = typer.Typer(
-    name="hookwright",
-    help="Install, check and remove the hooks of AI coding agents, without losing anyone's config.",
-    no_args_is_help=True,
-    context_settings=HELP_FLAGS,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-)
+
+
+def _typer(add_completion: bool) -> typer.Typer:
+    """The program's group as typer builds it: with its completion options, or without them (_command)."""
+    return typer.Typer(
+        name="hookwright",
+        help="Install, check and remove the hooks of AI coding agents, without losing anyone's config.",
+        no_args_is_help=True,
+        context_settings=HELP_FLAGS,
+        add_completion=add_completion,
+        pretty_exceptions_enable=False,
+    )
+
+
+app = _typer(add_completion=True)
 # every command and group, in the order --help lists them (typer lists the commands, then the groups)
 COMMANDS = ("install", "update", "uninstall", "rollback", "render", "packs", "status", "list", "doctor", "simulate",
             "log", "pack", "prefs")
@@ -260,13 +266,14 @@ def _command(name: str | None = None) -> "Command":
     a callback of its own, was 0.4 M of doctor's 340.0 M."""
     if name is None or name in COMMANDS and name != "doctor":
         from . import cli_commands  # noqa: F401 (defining its commands registers them on app)
-    alone = copy.copy(app)
+    alone = _typer(add_completion=name not in COMMANDS)
     alone.registered_commands = sorted((c for c in app.registered_commands if name in (None, _name(c))),
                                        key=lambda c: COMMANDS.index(_name(c)))
     alone.registered_groups = [g for g in app.registered_groups if name in (None, g.name)]
-    alone._add_completion = name not in COMMANDS  # (add_completion=, as typer, pinned below 0.29, keeps it)
     if name in COMMANDS:
         alone.callback()(_before_a_command)
+    else:
+        alone.registered_callback = app.registered_callback
     return _flowed(typer.main.get_command(alone))
 
 
