@@ -1,5 +1,5 @@
 """A shell guard's block lost in the shell itself (installer/doctor/scripts/shell_status.py on the
-script's tree, shell/tree.py): an `exit 2` that leaves only a subshell, `set -e` ending the script
+script's tree, shell/lex.py): an `exit 2` that leaves only a subshell, `set -e` ending the script
 with 1 before the guard decides, `local x=$(...)` hiding the status `$?` is read for, an EXIT trap's
 function, a bare `wait`.
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found, settings
 from hookwright.doctor.scripts import arguments, shell_status
-from hookwright.doctor.shell.tree import commands, parse, parsed_once
+from hookwright.doctor.shell.lex import commands, parse, parsed_once
 from test_doctor_delivery import GUARD, _status, _write
 
 BLOCK = 'echo "Blocked: no shell commands here" >&2\n'

@@ -250,3 +250,18 @@ def test_a_read_of_a_tool_input_field_is_found_as_its_regex_found_it(text):
     regex = re.compile(r"tool_input\b(?:[\s\"'()\[\]{},|?]|\bor\b){0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])"
                        r"(?P<field>\w+)\b")
     assert list(input_field_reads(text)) == [(m.start("field"), m["field"]) for m in regex.finditer(text)]
+
+
+@settings(max_examples=800)
+@given(_texts("'", '"', "`", "~", "#", "=", "?", "[", "<", ">", "\r", "\u00a0", "a=b", "x.sh", size=8),
+       st.integers(0, 4))
+@example("echo done >> /tmp/claude-stop.log", 5)
+@example("a\r", 0)
+@example("ab\n", 0)
+def test_a_simple_word_is_read_as_its_former_regex_read_it(text, start):
+    from hookwright.doctor.shell.lex import _SIMPLE_WORD
+
+    start = min(start, len(text))
+    former = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""").match(text, start)
+    match = _SIMPLE_WORD.match(text, start)
+    assert (match and match.group()) == (former and former.group())

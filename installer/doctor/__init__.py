@@ -17,7 +17,7 @@ regular expressions, which handlers fire on a call, which copies run once, what 
 means), and what the analysis units know:
 
     handler_facts.py   one handler beyond its JSON: what its command runs, what its script prints
-    shell/             the shell reader: a command's words (lex), a script's tree (tree), what each
+    shell/             the shell reader: a command's words and a script's tree (lex), what each
                        simple command runs and which failures fail the hook (resolve, its entry)
     scripts/           the script reader: the keys a script prints (keys), its statements around
                        them (flow), opencode plugins (plugins), and --probe, which runs them (probe, through

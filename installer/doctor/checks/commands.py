@@ -35,9 +35,8 @@ from ..scripts import bashisms, runners, variables
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell import Invocation, Resolution, Where
-from ..shell.lex import Lexer, Unreadable
+from ..shell.lex import HOST_STDERR, HOST_STDOUT, Lexer, Streams, Unreadable, stdin_takers, streams
 from ..shell.resolve import python_name
-from ..shell.tree import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .scopes import settings_path as _settings_path
 
@@ -206,7 +205,7 @@ class Command:
 
     @cached_property
     def streams(self) -> tuple[Streams, ...]:
-        """Where each simple command of the line sends its stdout and stderr (shell/tree.py: streams)."""
+        """Where each simple command of the line sends its stdout and stderr (shell/lex.py: streams)."""
         return streams(self.written)
 
     def streams_of(self, script: str) -> Streams | None:

@@ -33,9 +33,8 @@ from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
 from ..shell import Where
-from ..shell.lex import Unreadable
+from ..shell.lex import AndOr, Unreadable, parse, streams
 from ..shell.resolve import SCRIPT_SUFFIXES, resolve_shell, shell_options
-from ..shell.tree import AndOr, parse, streams
 from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from ...patterns import lazy
 from ...records import Record
-from ..shell.tree import AndOr, commands
+from ..shell.lex import AndOr, commands
 
 
 class Region(Record):

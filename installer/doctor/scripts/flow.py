@@ -34,8 +34,7 @@ from ...errors import HookwrightError
 from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
 from ...patterns import holds_word, lazy, stands_alone
 from ...records import Record
-from ..shell.lex import Word, closing_brace
-from ..shell.tree import AndOr, Command, commands, parsed_once
+from ..shell.lex import AndOr, Command, Word, closing_brace, commands, parsed_once
 from . import arguments, delivery, event_branches, shell_status
 
 if TYPE_CHECKING:  # (types only annotations name: the TypedDict compiled each of its annotations when the
@@ -1785,7 +1784,7 @@ def _js_objects_of(code: str, start: int) -> list[int]:
 # `case ... in rm*)`, `[ "$tool" = Bash ]`, `grep '^git'`) can never match it. The condition is
 # never true (or, with `!=`, always true), and the guard never refuses.
 #
-# Read from the script's tree (tree.py): the variable a `$( ... | jq FILTER)` assigns, where the
+# Read from the script's tree (shell/lex.py): the variable a `$( ... | jq FILTER)` assigns, where the
 # filter is a path to a field that holds text, and each anchored test of it after.
 
 # a path to a field, with a default: `.tool_input.command // ""`, `.tool_name`, `.["tool_input"].file_path // empty`

@@ -14,9 +14,8 @@ from ...hooks.model import cached_property
 from ...patterns import lazy
 from ...records import Record
 from ..shell.fails import Failure, ordinary_failure
-from ..shell.lex import Unreadable, Word
+from ..shell.lex import AndOr, Command, Pipeline, Unreadable, Word, commands, parse, parsed_once
 from ..shell.resolve import SCRIPT_SUFFIXES, passes_status_on, shell_options
-from ..shell.tree import AndOr, Command, Pipeline, commands, parse, parsed_once
 from .delivery import Joined, Lost
 from .shell_status import BLOCKS, DECIDES, INTERPRETERS, RUNNERS
 

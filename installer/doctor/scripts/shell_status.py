@@ -1,6 +1,6 @@
 """Where a shell script's own block (its `exit 2`) never becomes the status its process ends with:
 a small model of how the shell's subshells, errexit, `local`, EXIT traps and `wait` change it,
-read from the script's tree (shell/tree.py).
+read from the script's tree (shell/lex.py).
 
 - an `exit 2` that runs in a subshell (a pipeline's part: `... | while read; do exit 2; done`, a
   `( ... )`, a `$( ... )`, a function called there) ends that subshell only, and the script runs
@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...patterns import lazy
-from ..shell.tree import AndOr, parsed_once
+from ..shell.lex import AndOr, parsed_once
 from .delivery import SCRIPT_NAME, Joined, Lost
 
 # what each entry below asks of a script's text before it reads the model (shell_model.py)
