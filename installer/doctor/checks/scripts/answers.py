@@ -258,6 +258,8 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
     """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, of Codex,
     or of Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
     facts = code.facts
+    if all(exit_.status in (0, 2, None) for exit_ in code.flow.exits):
+        return  # (each finding is an exit of another status: a command line's delegates are not worked out for none)
     # (a dispatcher refuses through the programs it runs: only an exit that says it refuses counts)
     refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
     if code.claude_events:
@@ -664,7 +666,8 @@ def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
     code that does not tell events apart."""
     facts, claude_events, cursor_events = code.facts, code.claude_events, code.cursor_events
     others = code.other_inputs
-    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events or others) \
+    if not facts.flow.input_reads or facts.reads_event_name or facts.delegates is not None \
+            or not (claude_events or cursor_events or others) \
             or not set(claude_events) <= set(CLAUDE_SENDS) or not set(cursor_events) <= set(CURSOR_SENDS):
         return  # (an event this table does not know: no judgement)
     sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events),
@@ -691,8 +694,8 @@ def _input_shape_differs(code: HookCode) -> Iterator[Finding]:
     on that event its check reads nothing and lets everything through. Code that tells events
     apart, or reads some field every event sends it, is not reported."""
     facts = code.facts
-    if facts.reads_event_name or facts.delegates is not None or facts.tells_hosts_apart:
-        return
+    if not facts.flow.input_reads or facts.reads_event_name or facts.delegates is not None or facts.tells_hosts_apart:
+        return  # (no input read: nothing to report, and a command line's delegates are not worked out)
     if not set(code.claude_events) <= set(CLAUDE_SENDS) or not _refuses(code):
         return
     rows = [(e, CLAUDE_SENDS[e], _claude_refuses(e)) for e in code.claude_events] + \
