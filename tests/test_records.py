@@ -93,3 +93,10 @@ def test_a_field_without_a_default_after_one_with_a_default_is_refused_as_a_name
         class Broken(Record):
             line: int = 1
             column: int
+
+
+def test_a_record_holds_at_most_as_many_fields_as_there_are_getters():
+    from hookwright.records import MAX_FIELDS
+
+    with pytest.raises(TypeError, match=f"at most {MAX_FIELDS} fields"):
+        type(Record)("Wide", (Record,), {"__annotations__": {f"f{n}": "int" for n in range(MAX_FIELDS + 1)}})
