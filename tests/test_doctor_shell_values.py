@@ -1,5 +1,5 @@
 """What a shell guard tests and prints, as the host receives it: a value read by jq without -r
-keeps its JSON quotes, so an anchored pattern never matches it (installer/doctor/scripts/flow.py: kept_quotes);
+keeps its JSON quotes, so an anchored pattern never matches it (installer/doctor/scripts/jq.py: kept_quotes);
 a command's own output before the JSON answer (installer/doctor/scripts/flow.py), whatever a quoted
 message holds. Each broken case is run by bash on a PreToolUse payload and really answers
 otherwise than its twin (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
@@ -232,7 +232,8 @@ def test_a_text_whose_every_jq_says_raw_is_not_parsed_for_quoted_values_and_neve
     """The premise that spares a command line its parse (flow._every_jq_raw) holds only where the
     parse finds no value that keeps its quotes: a jq without -r, in quotes, spelt with them or
     given a `> -r` file is left to the parse."""
-    from hookwright.doctor.scripts.flow import _every_jq_raw, kept_quotes
+    from hookwright.doctor.scripts.flow import _every_jq_raw
+    from hookwright.doctor.scripts.jq import kept_quotes
     from hookwright.document import LineIndex
 
     code = joiner.join([*reads, test])
