@@ -29,6 +29,10 @@ def test_the_wheel_carries_the_templates_and_schemas_with_the_runtime_run_bit(tm
     assert (runtime.external_attr >> 16) & stat.S_IXUSR
     assert not any(name.startswith(("tests/", "installer/")) for name in names)  # (imported as hookwright)
     assert "hookwright/cli.py" in names and not any("__pycache__" in name for name in names)
+    # every module of the package, a subpackage's too (pyproject.toml names each package folder)
+    modules = {"hookwright/" + path.relative_to(REPO / "installer").as_posix()
+               for path in (REPO / "installer").rglob("*.py")}
+    assert modules - names == set()
 
 
 def test_hookwright_and_pypa_installer_live_in_one_venv_and_both_work_and_uninstall_cleanly(tmp_path):
