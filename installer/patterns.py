@@ -119,10 +119,10 @@ def holds_word(text: str, words: tuple[str, ...], also: str = "") -> bool:
 
 def stands_alone(text: str, start: int, end: int, also: str = "") -> bool:
     r"""Whether text[start:end] has no word character on either side (`\b` of a word), nor one of `also`."""
-    return (start == 0 or not _joins(text[start - 1], also)) and (end == len(text) or not _joins(text[end], also))
+    return (start == 0 or not joins(text[start - 1], also)) and (end == len(text) or not joins(text[end], also))
 
 
-def _joins(character: str, also: str) -> bool:
+def joins(character: str, also: str = "") -> bool:
     r"""`\w` of a str pattern (a letter, digit or numeral of any script, or `_`), or one of `also`."""
     return character.isalnum() or character == "_" or character in also
 

@@ -23,7 +23,7 @@ from ....hosts.base import Host
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol, protocol
 from ....hosts.cursor import protocol as cursor_protocol
-from ....patterns import lazy
+from ....patterns import joins, lazy, stands_alone
 from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts import event_branches, intent, runners
@@ -846,7 +846,7 @@ def input_field_reads(text: str) -> Iterator[tuple[int, str]]:
                 break
             if here < len(text) and (text[here].isspace() or text[here] in LOOKUP_MARKS):
                 here += 1
-            elif text.startswith("or", here) and not _word_at(text, here - 1) and not _word_at(text, here + 2):
+            elif text.startswith("or", here) and stands_alone(text, here, here + 2):
                 here += 2
             else:
                 break
@@ -858,8 +858,8 @@ def input_field_reads(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _word_at(text: str, index: int) -> bool:
-    """A word character there (a letter or digit of any script, or `_`), as a regex's \\w."""
-    return 0 <= index < len(text) and (text[index].isalnum() or text[index] == "_")
+    """A word character there, as a regex's \\w (patterns.joins)."""
+    return 0 <= index < len(text) and joins(text[index])
 
 
 def _field_looked_up(text: str, at: int) -> tuple[int, int] | None:
