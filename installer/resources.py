@@ -69,18 +69,18 @@ def schema_errors(name: str, data: Any) -> list[Any]:
     try:
         return list(validator(name).iter_errors(data))
     except UnicodeEncodeError:  # a lone surrogate ("Pre\udc00"), which no Rust string holds: checked as U+FFFD
-        return list(validator(name).iter_errors(_encodable(data)))
+        return list(validator(name).iter_errors(encodable(data)))
 
 
-def _encodable(data: Any) -> Any:
+def encodable(data: Any) -> Any:
     """`data` with every lone surrogate in its strings (keys too) made U+FFFD, as a host's UTF-8
-    encoder writes it."""
+    encoder writes it (and as jsonschema-rs sees it)."""
     if isinstance(data, str):
         return data if data.isascii() else "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in data)
     if isinstance(data, dict):
-        return {_encodable(key): _encodable(value) for key, value in data.items()}
+        return {encodable(key): encodable(value) for key, value in data.items()}
     if isinstance(data, list):
-        return [_encodable(item) for item in data]
+        return [encodable(item) for item in data]
     return data
 
 

@@ -13,7 +13,12 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 from hookwright import resources, valid
-from hookwright.doctor.checks.structure.settings import SCHEMASTORE, SCHEMASTORE_SOURCE, _without_permission_rules
+from hookwright.doctor.checks.structure.settings import (
+    SCHEMASTORE,
+    SCHEMASTORE_SOURCE,
+    SchemaError,
+    _without_permission_rules,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -177,3 +182,81 @@ def test_schemastores_schema_and_its_assertions_find_the_same_errors_in_the_corp
             assert found[0] == found[1], value
             errors_seen += bool(found[0])
     assert errors_seen > 100  # (the mutations broke many of them)
+
+
+# ---- the errors: listed here where they can be, as jsonschema-rs lists them ---------------------------
+
+KEY_BREAKERS = ["_note", "// NOTE", "$comment", "a b", "lower", "Ünïcode", "it's", "x\ny"]
+
+
+def _renamed_keys(settings: dict, rng: random.Random):
+    """Copies with one key of an object somewhere renamed (an unknown key, or an env name
+    SchemaStore's pattern refuses), and one with two keys added to the same object."""
+    objects = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            objects.append(value)
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(settings)
+    for index in rng.sample(range(len(objects)), min(4, len(objects))):
+        changed = copy.deepcopy(settings)
+        found: list[dict] = []
+        walk_changed = [changed]
+        while walk_changed:  # the same object in the copy, by its place in the walk's order
+            value = walk_changed.pop(0)
+            if isinstance(value, dict):
+                found.append(value)
+                walk_changed[:0] = list(value.values())
+            elif isinstance(value, list):
+                walk_changed[:0] = value
+        target = found[index]
+        if target and rng.random() < 0.5:
+            key = rng.choice(list(target))
+            target[rng.choice(KEY_BREAKERS)] = target.pop(key)
+        else:
+            target.update({rng.choice(KEY_BREAKERS): rng.choice(BREAKERS), "// second": 1})
+        yield changed
+
+
+def _read(error: SchemaError) -> tuple:
+    """What doctor's rules read of an error (the message only where they show it)."""
+    shown = "" if error.validator in ("type", "enum", "pattern") else error.message
+    return (error.keys, error.validator, json.dumps(error.instance), json.dumps(error.allowed), shown)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_the_errors_listed_in_python_are_jsonschema_rs_errors_on_the_corpus_and_its_mutations():
+    """The same errors; their order may differ, which the report does not see: it orders the
+    findings by place, severity, rule and message."""
+    schema = resources.schema(SCHEMASTORE)
+    rng = random.Random(17)
+    listed = unsure = 0
+    for settings in _settings():
+        for value in [settings, *_mutations(settings, rng), *_renamed_keys(settings, rng)]:
+            theirs = sorted(_read(SchemaError.of(e)) for e in resources.validator(SCHEMASTORE).iter_errors(value))
+            try:
+                ours = sorted(_read(SchemaError(*v)) for v in valid.violations(schema, resources.encodable(value)))
+            except valid.Unsure:
+                unsure += 1
+                continue
+            assert ours == theirs, value
+            listed += bool(theirs)
+    assert listed > 500  # the mutations do break files, and most of their errors are listed here
+    assert unsure < listed
+
+
+@pytest.mark.parametrize("schema, value", [
+    ({"required": ["a"]}, {}),  # jsonschema-rs words it
+    ({"type": ["string", "null"]}, 1),  # it lists the types in an order of its own
+    ({"additionalProperties": False}, {"a": 1}),  # without "properties": a falseSchema error per key
+    ({"anyOf": [{"type": "string"}, {"type": "null"}]}, 1),
+])
+def test_an_error_it_does_not_list_is_left_to_jsonschema_rs(schema, value):
+    with pytest.raises(valid.Unsure):
+        valid.violations(schema, value)
