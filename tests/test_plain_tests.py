@@ -265,3 +265,20 @@ def test_a_simple_word_is_read_as_its_former_regex_read_it(text, start):
     former = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""").match(text, start)
     match = _SIMPLE_WORD.match(text, start)
     assert (match and match.group()) == (former and former.group())
+
+
+@settings(max_examples=3000)
+@given(_texts("tool_input", "tool_input", ".", ".get(", "[", "]", "'", '"', ")", "=", "==", ";", "||", "??", "or",
+              " or", "ortool_input", "const ", "ti", ": str", " ", "\n", "\u2003", size=14))
+@example('ti = data.get("tool_input", {})')
+@example("const ti = input.tool_input ?? {}")
+@example("x = d[ 'tool_input' ]\n  or {}")
+@example("let ti: Record<string, any> = input.tool_input || {}")
+@example("ti = payload.tool_input")
+@example('cmd=$(jq -r ".tool_input.command"); ti = e.get("tool_input", x=1); y')
+def test_a_text_the_tool_input_binding_test_passes_over_holds_nothing_its_pattern_finds(text):
+    from hookwright.doctor.checks.scripts import answers
+
+    pattern = re.compile(answers._INPUT_VARIABLE.pattern, re.M)
+    if not answers._may_bind_input(text):
+        assert pattern.search(text) is None
