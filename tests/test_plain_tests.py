@@ -5,7 +5,7 @@ on a typical file: docs/contributing.md.)"""
 import re
 from pathlib import Path
 
-from hookwright.doctor.checks.commands import _positional
+from hookwright.doctor.checks.commands import _positional, written_bare
 from hookwright.doctor.checks.scripts.answers import input_field_reads
 from hookwright.doctor.checks.scripts.script_files import sh_shebang
 from hookwright.doctor.checks.scripts.units import INLINE_TEXTS, INLINE_WORDS
@@ -14,7 +14,7 @@ from hookwright.doctor.scripts.flow import raw_flag
 from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
 from hookwright.doctor.scripts.shell_status import _names_a_child
 from hookwright.doctor.shell.resolve import _portable, python_name
-from hookwright.hooks.regex import classify
+from hookwright.hooks.regex import _compiles, classify
 from hookwright.hosts.base import runtime_parts
 from hookwright.patterns import holds_word
 from hypothesis import example, given, settings
@@ -83,6 +83,16 @@ def test_a_shebang_that_runs_sh_is_told_as_its_regex_told_it(line):
 def test_a_positional_parameter_is_found_as_its_regex_found_it(text):
     match = re.compile(r"\$(?:\{[1-9]\}|[1-9@*])").search(text)
     assert _positional(text) == (match.group(0) if match else None)
+
+
+@settings(max_examples=600)
+@given(st.sampled_from(["TOOL_INPUT", "CLAUDE_FILE_PATH", "FILE_PATH"]),
+       _texts("TOOL_INPUT", "CLAUDE_FILE_PATH", "FILE_PATH", "FILE_PATHS", "=", "read ", "export ", "${", size=6))
+@example("FILE_PATH", "CLAUDE_FILE_PATH=x; echo $FILE_PATH")
+@example("FILE_PATH", "read FILE_PATH")
+def test_a_variable_written_bare_is_found_as_its_regex_found_it(name, text):
+    regex = re.compile(rf"(?<![\w${{]){name}(?!\w)")
+    assert written_bare(name, text) == bool(regex.search(text))
 
 
 @settings(max_examples=400)
@@ -282,3 +292,15 @@ def test_a_text_the_tool_input_binding_test_passes_over_holds_nothing_its_patter
     pattern = re.compile(answers._INPUT_VARIABLE.pattern, re.M)
     if not answers._may_bind_input(text):
         assert pattern.search(text) is None
+
+
+@settings(max_examples=1500)
+@given(st.lists(st.sampled_from(["a", "Z", "_", " ", ".", "\\.", "\\-", "\\\\", "\\d", "\\1", "\\", "(", ")", "(?:",
+                                 "|", "*", "+", "?", "^", "$", "[ab]", "[a-z]", "[^a]", "[]", "[", "]", "{", "}",
+                                 "{2}", "é", "\n"]), max_size=10).map("".join))
+@example("mcp__.*(calendar|youtube).*")
+@example("(^)*")
+@example("^*")
+def test_a_translation_read_as_compiling_compiles(python):
+    if _compiles(python):
+        re.compile(python)  # (raises where it does not)
