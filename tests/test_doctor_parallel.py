@@ -147,3 +147,20 @@ def test_what_the_handlers_run_is_worked_out_before_the_workers_start(projects, 
     monkeypatch.setattr(parallel, "findings", shared_out)
     run.findings(ctx)
     assert len(known_when_shared_out) == len(ctx.handlers) > 100
+
+
+def test_each_share_is_taken_once_from_the_queue():
+    """The workers and the main process take the shares' numbers from one pipe: each number
+    once, whoever reads it, until the pipe is empty."""
+    class Part:
+        def __init__(self, name: str) -> None:
+            self.name, self.truncated = name, {name} if name == "c" else set()
+
+    parts = [Part(name) for name in "abcde"]
+    queue = parallel._queue(len(parts))
+    assert queue is not None
+    assert os.read(queue, 1) == b"\x00"  # (another process took the first share)
+    mine = parallel._taken(lambda part: [part.name], parts, queue)
+    assert parallel._taken(lambda part: [part.name], parts, queue) == {}
+    os.close(queue)
+    assert mine == {1: (["b"], set()), 2: (["c"], {"c"}), 3: (["d"], set()), 4: (["e"], set())}

@@ -2,16 +2,17 @@
 
 The checks that read one file or handler at a time against the run's shared facts (its tools,
 MCP servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)
-go to forked workers, each with whole projects; this process runs the checks that weigh files
+go to forked workers, in shares of whole projects; this process runs the checks that weigh files
 together (a script several projects run, two hooks racing, a switch that counts once) over the
-whole run meanwhile. What both sides ask of each handler (what its command runs, what its
+whole run meanwhile, then takes the shares the workers have not taken yet. What both sides ask of each handler (what its command runs, what its
 scripts print) is worked out here first, once, and inherited by the forks. Only where nothing
 can differ from one process's report: every file is a project's (or its local) settings, and
 the findings come back in the report order one process gives, which a test holds any number of
 workers to. Only where it pays: on Linux (fork starts a
 worker in milliseconds, with every module already imported), with two cores or more, and with
 enough handlers that the workers' start and the findings' trip back cost less than they save.
-The workers are plain forks that send their findings back through a pipe: no pool, no threads.
+The workers are plain forks that take the shares' numbers from one pipe and send their findings
+back through another: no pool, no threads.
 """
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ from .model import ConfigFile, Context, Finding, Handler
 # handlers (90 projects) and 1,210 (180) gained nothing, 1,884 (269 projects) 1.15 to 1.2x
 MIN_HANDLERS = 1500
 MAX_WORKERS = 8
+# a run counts this process among its processes (one per core) and cuts the projects into this
+# many shares per process, which the workers and then this process take from a queue as each is
+# free: every process ends within about a share of the others whatever the checks cost each
+# side, and on two cores one worker does what two did (each importing, compiling and touching
+# again what the other did, three processes on two cores). On the corpus tree of 269 projects
+# (scripts/bench_doctor.py's part 1), all the processes' instructions 4,534 M -> 4,484 M
+# (valgrind, fixed hash seed); a share costs about 1 M (2 shares a process: 4,474 M)
+PARTS_PER_PROCESS = 8
 PROJECT_SCOPES = frozenset({"project", "local"})
 
 
@@ -77,22 +86,54 @@ def shares(ctx: Context, count: int) -> list[Context]:
 
 def findings(ctx: Context, count: int, run_share: Callable[[Context], list[Finding]],
              run_whole: Callable[[], list[Finding]]) -> Sequence[Finding]:
-    """`run_share` over `count` shares of `ctx`, each in a worker, while this process does
-    `run_whole`; all the findings together (in no order yet: the caller sorts them, as it does
-    one process's). A worker that fails leaves its share to this process: the report is
-    complete either way."""
-    contexts = shares(ctx, count)
-    children = [_fork(run_share, share) for share in contexts]
+    """`run_share` over shares of `ctx` in `count` processes, this one among them: `count - 1`
+    workers take the shares one at a time from a queue while this process does `run_whole`, and
+    then takes the shares left too; all the findings together (in no order yet: the caller sorts
+    them, as it does one process's). A share a worker took and did not send back (it failed) is
+    checked here: the report is complete either way."""
+    parts = shares(ctx, PARTS_PER_PROCESS * count)
+    queue = _queue(len(parts))
+    children = [_fork(run_share, parts, queue) for _ in range(count - 1)] if queue is not None else []
     found: list[Finding] = list(run_whole())
-    for share, child in zip(contexts, children):
-        share_found, truncated = _collect(child) or (run_share(share), share.truncated)
-        found.extend(share_found)
+    checked: dict[int, tuple[list[Finding], set[str]]] = {}
+    if queue is not None:
+        checked.update(_taken(run_share, parts, queue))
+        os.close(queue)
+    for child in children:
+        checked.update(_collect(child) or {})
+    for number, part in enumerate(parts):
+        part_found, truncated = checked.get(number) or (run_share(part), part.truncated)
+        found.extend(part_found)
         ctx.truncated |= truncated
     return found
 
 
-def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int, int] | None:
-    """A child process checking `share`, its findings pickled into a pipe: (pid, read end)."""
+def _queue(count: int) -> int | None:
+    """A pipe holding the numbers of `count` shares, a byte each, its write end closed: its read
+    end, which every process reads a number at a time (a read from a pipe is atomic), to the end."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    os.write(write_end, bytes(range(count)))  # (at most MAX_WORKERS * PARTS_PER_PROCESS bytes: never blocks)
+    os.close(write_end)
+    return read_end
+
+
+def _taken(run_share: Callable[[Context], list[Finding]], parts: list[Context],
+           queue: int) -> dict[int, tuple[list[Finding], set[str]]]:
+    """The shares this process takes from the queue until it is empty, checked, by number."""
+    checked = {}
+    while taken := os.read(queue, 1):
+        part = parts[taken[0]]
+        checked[taken[0]] = (run_share(part), part.truncated)
+    return checked
+
+
+def _fork(run_share: Callable[[Context], list[Finding]], parts: list[Context],
+          queue: int) -> tuple[int, int] | None:
+    """A child process checking the shares it takes from `queue`, its findings pickled into a
+    pipe: (pid, read end)."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -112,13 +153,13 @@ def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int,
 
         os.close(read_end)
         with os.fdopen(write_end, "wb") as out:
-            pickle.dump((run(share), share.truncated), out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(_taken(run_share, parts, queue), out, protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
     finally:
         os._exit(status)
 
 
-def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | None:
+def _collect(child: tuple[int, int] | None) -> dict[int, tuple[list[Finding], set[str]]] | None:
     if child is None:
         return None
     pid, read_end = child
@@ -130,7 +171,7 @@ def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | 
     import pickle  # (from 1,500 handlers on only: about 3 ms)
 
     try:
-        sent: tuple[list[Finding], set[str]] = pickle.loads(data)  # (what _fork's child dumped)
-    except Exception:  # noqa: BLE001 (a worker that died mid-write: its share is checked here)
+        sent: dict[int, tuple[list[Finding], set[str]]] = pickle.loads(data)  # (what _fork's child dumped)
+    except Exception:  # noqa: BLE001 (a worker that died mid-write: its shares are checked here)
         return None
     return sent
