@@ -57,8 +57,7 @@ def _compute_where(file: ConfigFile) -> Where:
     host = hosts.of(file.host)
     # the folder the host starts the command in (Claude Code: the one it was started in, the project)
     cwd, launch_dir = host.command_cwd(file) if host is not None else (file.project, True)
-    return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
-                 cwd_is_launch_dir=launch_dir, env=env)
+    return Where(file.project, file.plugin_root, home, cwd, launch_dir, env)  # (by place: by name, 3 M of the corpus tree)
 
 
 def registration(handler: Handler) -> tuple[Keys, bool]:
