@@ -567,8 +567,8 @@ def test_the_plain_word_shortcut_reads_words_as_the_full_lexer_does(command):
 
     def words():
         try:
-            return [vars(w) for w in lex.Lexer(command, {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/p"},
-                                                     Path("/h")).words()]
+            return [{name: getattr(w, name) for name in lex.Word.__slots__}
+                    for w in lex.Lexer(command, {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/p"}, Path("/h")).words()]
         except lex.Unreadable as why:
             return str(why)
 
