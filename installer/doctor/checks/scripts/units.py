@@ -120,7 +120,7 @@ class Script:
                         fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
                                                          for h in cursor),
                         claude_fails_closed=_fail_closed(self.claude),
-                        tools=_tools_reached(self.claude) if self.claude and not cursor else None,
+                        tools_of=self.claude if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
                         cdpath=bool(os.environ.get("CDPATH")), protocol=host_protocol(self.handlers),
@@ -188,7 +188,7 @@ class HookCode:
     events it runs on, as the rules of its flow and of its events' protocol read it."""
 
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
-                 fail_closed: bool = False, tools: frozenset[str] | None = None,
+                 fail_closed: bool = False, tools_of: list[Handler] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
                  protocol: HostProtocol | None = None, other_inputs: dict[str, frozenset[str]] | None = None) -> None:
@@ -209,7 +209,7 @@ class HookCode:
         # every Claude Code handler that runs it has onFailure "block" where the host reads it: a
         # failure (exit 1, a crash, a timeout) blocks like exit 2 (docs/hosts/claude-code.md#on-failure)
         self.claude_fails_closed = claude_fails_closed
-        self.tools = tools  # the tools its matchers reach, for a rewrite's fields (None: any)
+        self._tools_of = tools_of  # the handlers whose matchers reach the tools a rewrite is judged for (None: any)
         # a script's finding at the event key of its handler (params["event"]): where the fix is to
         # run it on another event; an inline command's findings are at its handler already
         self.report_at_event = report_at_event or report
@@ -229,6 +229,13 @@ class HookCode:
     @property
     def flow(self) -> script_flow.Flow:
         return self.facts.flow
+
+    @cached_property
+    def tools(self) -> frozenset[str] | None:
+        """The tools its matchers reach, for a rewrite's fields (None: any): worked out where a rule
+        reads them, code that builds a new input (on the corpus tree none of its 213 inline
+        commands, whose matchers were classified, their regexes built: 38 M instructions)."""
+        return _tools_reached(self._tools_of) if self._tools_of is not None else None
 
     def at_each(self, rule_id: str, places: Iterable[At]) -> Iterator[Finding]:
         """The rule's finding at each of the places its flow found."""
@@ -378,7 +385,7 @@ def _each_inline_command(ctx: Context) -> Iterator[HookCode]:
         claude = read_by(handler, claude_protocol.ANSWER_TABLE)
         cursor = read_by(handler, cursor_protocol.ANSWER_TABLE)
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [handler.event] if cursor else [],
-                       AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
+                       AtCommand(ctx, handler), tools_of=[handler] if claude else None,
                        claude_fails_closed=claude and _fail_closed([handler]), protocol=host_protocol([handler]),
                        other_inputs=other_inputs([handler]))
 
