@@ -166,3 +166,19 @@ FRAGMENTS = ["git", "reset", "--hard", "$x", "x=", "${", "}", "$(", ")", "`", "'
 def test_the_reader_never_raises_on_any_text(text):
     found, notes = runs(text)
     assert all(isinstance(argv, list) for argv in found) and all(isinstance(note, str) for note in notes)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(["/", "//", "///", ".", "..", "a", "b c", "x.sh", "\\", "~"]), max_size=8).map("".join))
+@example("//a/b")
+@example("/a/b/.")
+@example("/a/../b/")
+def test_a_path_the_reader_names_is_the_normalised_text_made_whole(text):
+    """resolve._normal builds a path from its folder's Path and its name, and leaves normpath
+    out where there is no `..`: the same Path as the text normalised and made whole."""
+    import posixpath
+
+    from hookwright.doctor.shell.resolve import _normal
+
+    made = _normal(text)
+    assert made == Path(posixpath.normpath(text)) and str(made) == str(Path(posixpath.normpath(text)))

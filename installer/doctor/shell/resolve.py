@@ -536,8 +536,24 @@ def _interpreter_kind(base: str) -> str | None:
 
 
 def _normal(path: str) -> Path:
-    """Collapse `.` and `..` without touching the disk (symlinks are the checks' business)."""
-    return Path(posixpath.normpath(path))
+    """Collapse `.` and `..` without touching the disk (symlinks are the checks' business).
+
+    pathlib drops `.` and empty parts as posixpath.normpath does, and keeps a leading `//` as it
+    does: only a path with `..` asks normpath. The path is made as its folder's Path (made once per
+    folder) and its name: pathlib parses each part of a text it is given, about 2,300 instructions
+    a part on top of its 14,000, and a run's scripts sit in fewer folders than there are scripts.
+    (The corpus tree's 1,329 paths took 31,800 instructions each, made whole after normpath.)"""
+    if ".." in path:
+        path = posixpath.normpath(path)
+    folder, _, name = path.rpartition("/")
+    if not folder or not name or path.startswith("//"):
+        return Path(path)
+    return _folder(folder) / name
+
+
+@lru_cache(maxsize=1024)
+def _folder(text: str) -> Path:
+    return Path(text)
 
 
 # ---- which failures fail the hook ------------------------------------------------------------------
