@@ -172,7 +172,9 @@ def _print_lines(lines: list[Line]) -> None:
         for segments in lines:
             out().print(Text.assemble(*((text, style or "") for text, style in segments)))
     else:
-        sys.stdout.write("".join("".join(text for text, _ in segments) + "\n" for segments in lines))
+        # (lists, not generators, joined: a generator's frame for each of a tree's 6,000 lines
+        # of findings cost 33.0 M instructions, the lists 21.9 M)
+        sys.stdout.write("".join(["".join([text for text, _ in segments]) + "\n" for segments in lines]))
 
 
 def _print_compact(doc: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from stat import S_ISLNK
 from typing import Any
 from urllib.parse import quote  # (pathlib has loaded it already)
 
@@ -23,6 +24,10 @@ INFORMATION_URI = "https://pypi.org/project/hookwright/"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+# a finding's line of text starts with its place (7 wide, to the right) and its severity (7 wide):
+# the segments made once, not formatted again for each of the thousands of findings a tree has
+SEVERITY_SEGMENTS = {severity: (f"{severity:<7}", style) for severity, style in STYLE.items()}
+UNDER_A_FINDING = f"  {'':>7}  {'':<7} "  # (its hint and the other places it involves)
 
 
 def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0,
@@ -71,14 +76,36 @@ def summary_line(doc: dict[str, Any]) -> str:
     return line + (f"; {s['hidden']} hidden by the rule selection" if s["hidden"] else "")
 
 
-def shown_path(path: str, real_base: Path) -> str:
+def shown_path(path: str, real_base: Path, folders: dict[str, str] | None = None) -> str:
     """`path` with its links followed, relative to `real_base` (a folder with its own links
     followed: `text` follows the base's once for all the paths it shows, not once for each:
-    4,378.5 M -> 4,350.9 M instructions of doctor on the corpus tree); as given where it is not inside."""
-    try:
-        return resolved(Path(path)).relative_to(real_base).as_posix()
-    except ValueError:
-        return path
+    4,378.5 M -> 4,350.9 M instructions of doctor on the corpus tree); as given where it is not
+    inside. `folders`: the folders followed for the paths shown before (real_path)."""
+    real, base = real_path(path, {} if folders is None else folders), str(real_base)
+    if real == base:
+        return "."
+    inside = base.rstrip("/") + "/"
+    return real[len(inside):] if real.startswith(inside) else path
+
+
+def real_path(path: str, folders: dict[str, str]) -> str:
+    """What resolved(Path(path)) gives, as text: the disk asked only whether the last part is a
+    link (lstat) where its folder was followed before (`folders`, the real path of each folder
+    asked, which this fills in); else Path.resolve's walk, which follows each part of the path
+    from the root. A report shows hundreds of files in a few folders: the corpus tree's 269
+    files were 60.3 M instructions of Path.resolve and relative_to."""
+    folder, _, name = path.rpartition("/")
+    if folder and name not in ("", ".", ".."):
+        try:
+            plain = not S_ISLNK(os.lstat(path).st_mode)
+        except OSError:  # (missing, or a folder on its way that loops: resolve says what it is)
+            plain = False
+        if plain:  # (the folder is there, and its real path is the path's but for the last part)
+            real_folder = folders.get(folder)
+            if real_folder is None:
+                real_folder = folders[folder] = real_path(folder, folders)
+            return real_folder.rstrip("/") + "/" + name
+    return str(resolved(Path(path)))
 
 
 Line = list[tuple[str, str | None]]  # (text, rich style or None): printed styled on a terminal, plain elsewhere
@@ -89,6 +116,7 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
     may hold any bracket). `verbosity` -1 (--quiet): the findings alone, without hints, files
     without findings or the summary; 1 (--verbose): also the other places each one involves."""
     base = resolved(base)
+    folders: dict[str, str] = {}  # (real_path's, for every path shown)
     by_file: dict[str, list[dict[str, Any]]] = {}
     for finding in doc["findings"]:
         by_file.setdefault(finding["path"], []).append(finding)
@@ -99,29 +127,29 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
             continue
         scope = f", {file['scope']}" if file["scope"] not in ("given",) else ""
         plugin = f", plugin {file['plugin']}" if file["plugin"] else ""
-        lines.append([(shown_path(file["path"], base), "bold"), (" ", None),
+        lines.append([(shown_path(file["path"], base, folders), "bold"), (" ", None),
                       (f"({file['kind']}{scope}{plugin})", "dim")])
         if not findings:
             lines.append([("  no findings", "dim")])
-        lines.extend(_finding_lines(findings, base, verbosity))
+        lines.extend(_finding_lines(findings, base, folders, verbosity))
     for path, findings in by_file.items():  # a script the hooks run, a skill, or a file of this machine a conflict sits in
         where = " (this machine)" if any(f.get("depends_on_machine") for f in findings) else \
             " (a skill of the session)" if path.endswith("SKILL.md") else " (run by the hooks above)"
-        lines.append([(shown_path(path, base), "bold"), (where, "dim")])
-        lines.extend(_finding_lines(findings, base, verbosity))
+        lines.append([(shown_path(path, base, folders), "bold"), (where, "dim")])
+        lines.extend(_finding_lines(findings, base, folders, verbosity))
     if verbosity < 0:
         return lines
     for file in doc["context"]:
         if file["error"]:
-            lines.append([(f"this machine: {typed_path(file['path'], base)} could not be read ({file['error']}), "
+            lines.append([(f"this machine: {typed_path(file['path'], base, folders)} could not be read ({file['error']}), "
                            "so the named files' conflicts with it are not checked", "dim")])
     if not doc["files"]:
         lines.append([(f"no hook config found for {doc['project']}", "dim")])
     chosen = doc["selection"]
     if chosen["config"]:
-        lines.append([(f"rules chosen by {typed_path(chosen['config'], base)}", "dim")])
+        lines.append([(f"rules chosen by {typed_path(chosen['config'], base, folders)}", "dim")])
     for skipped in chosen["skipped_configs"]:
-        lines.append([(f"not read: {typed_path(skipped['path'], base)}: {skipped['why']}", "yellow")])
+        lines.append([(f"not read: {typed_path(skipped['path'], base, folders)}: {skipped['why']}", "yellow")])
     lines.extend([("note: ", "yellow"), (note, None)] for note in doc.get("notes", []))
     s = doc["summary"]
     colour = "red" if s["errors"] else "yellow" if s["warnings"] else "green"
@@ -129,29 +157,31 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
     return lines
 
 
-def _finding_lines(findings: list[dict[str, Any]], base: Path, verbosity: int) -> list[Line]:
+def _finding_lines(findings: list[dict[str, Any]], base: Path, folders: dict[str, str], verbosity: int) -> list[Line]:
     lines: list[Line] = []
     for f in findings:
-        where = f"{f['line']}:{f['column']}"
-        severity = f["severity"]
-        machine = ", ".join(typed_path(path, base) for path in f["machine_files"])
-        lines.append([(f"  {where:>7}  ", None), (f"{severity:<7}", STYLE[severity]), (" ", None),
-                      (f["rule"], "dim"), *([("  [confirmed by --probe]", "bold")] if f["confirmed_by_probe"] else []),
-                      (f"  {f['message']}", None),
-                      *([(f" (this machine: {machine})", "magenta")] if machine else [])])
+        line: Line = [("  " + f"{f['line']}:{f['column']}".rjust(7) + "  ", None), SEVERITY_SEGMENTS[f["severity"]],
+                      (" ", None), (f["rule"], "dim")]
+        if f["confirmed_by_probe"]:
+            line.append(("  [confirmed by --probe]", "bold"))
+        line.append(("  " + f["message"], None))
+        if f["machine_files"]:
+            machine = ", ".join([typed_path(path, base, folders) for path in f["machine_files"]])
+            line.append((f" (this machine: {machine})", "magenta"))
+        lines.append(line)
         if f["hint"] and verbosity >= 0:
-            lines.append([(f"  {'':>7}  {'':<7} ", None), (f"hint: {f['hint']}", "dim")])
+            lines.append([(UNDER_A_FINDING, None), ("hint: " + f["hint"], "dim")])
         for other in f["related"] if verbosity > 0 else []:
-            lines.append([(f"  {'':>7}  {'':<7} ", None),
-                          (f"also at {shown_path(other['path'], base)}:{other['line']}:{other['column']}: "
+            lines.append([(UNDER_A_FINDING, None),
+                          (f"also at {shown_path(other['path'], base, folders)}:{other['line']}:{other['column']}: "
                            f"{other['message']}", "dim")])
     return lines
 
 
-def typed_path(path: str, real_base: Path | None) -> str:
+def typed_path(path: str, real_base: Path | None, folders: dict[str, str] | None = None) -> str:
     """A path as people type it: relative to `real_base` (links followed) when it is inside (none:
-    never), else from ~ (~/.claude/settings.json) when it is in the home folder."""
-    shown = shown_path(path, real_base) if real_base is not None else path
+    never), else from ~ (~/.claude/settings.json) when it is in the home folder. `folders`: shown_path's."""
+    shown = shown_path(path, real_base, folders) if real_base is not None else path
     home = str(Path.home())
     return "~" + shown[len(home):] if shown.startswith(home + "/") else shown
 
