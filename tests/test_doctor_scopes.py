@@ -242,3 +242,27 @@ def test_a_settings_file_linked_to_a_shared_folder_is_read_and_a_link_to_nothing
     (finding,) = found(run(None, project=project), "structure/unreadable")
     assert "links to ../../shared/settings.json, which does not exist" in finding.message
     assert finding.hint == "restore the file it links to, or replace the link with the file"
+
+
+def test_the_given_files_real_paths_are_their_symlinks_followed(tmp_path):
+    """The claude adapter asks each folder on the way to the files it is given whether it is a
+    link once (_real_paths): every path comes out as hooks.model.resolved makes it, through
+    linked folders and files, a loop, a `..`, a root written `//` and a relative path."""
+    import os
+
+    from hookwright.hooks.model import resolved
+    from hookwright.hosts.claude.adapter import _real_paths
+
+    (tmp_path / "real" / ".claude").mkdir(parents=True)
+    (tmp_path / "real" / ".claude" / "settings.json").write_text("{}")
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / ".claude" / "settings.local.json").symlink_to("settings.json")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    paths = [tmp_path / "real" / ".claude" / "settings.json", tmp_path / "linked" / ".claude" / "settings.json",
+             tmp_path / "real" / ".claude" / "settings.local.json", tmp_path / "loop" / ".claude" / "settings.json",
+             tmp_path / "real" / ".claude" / ".." / ".claude" / "settings.json", tmp_path / "missing" / "settings.json",
+             Path("//" + str(tmp_path).lstrip("/")) / "real" / ".claude" / "settings.json",
+             Path(os.path.relpath(tmp_path / "real" / ".claude" / "settings.json"))]
+    real = _real_paths()
+    for path in paths + paths:
+        assert str(real(path)) == str(resolved(path)), path
