@@ -14,15 +14,13 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
-from .patterns import lazy
-
 # the draft's other assertions (a keyword no draft knows is ignored, as every validator does)
 UNDECIDED = frozenset({"if", "then", "else", "patternProperties", "dependencies", "dependentRequired",
                        "dependentSchemas", "contains", "additionalItems", "prefixItems", "minProperties",
                        "maxProperties", "multipleOf", "unevaluatedItems", "unevaluatedProperties", "minContains",
                        "maxContains", "$dynamicRef", "$recursiveRef"})
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # where ECMAScript's `.` and `$` part from Python's
-CLASS_ESCAPE = lazy(r"\\[A-Za-z]")  # \w, \d, \s, \b...: Unicode-aware in Python, ASCII in ECMAScript
+ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
 # what a schema says to people and editors, never to a validator (the drafts' meta-data, VS Code's)
@@ -145,9 +143,21 @@ def _number(value: Any) -> bool:
 
 
 def _pattern(pattern: str, text: str) -> bool:
-    if CLASS_ESCAPE.search(pattern) or any(c in text for c in LINE_BREAKS):
+    if _class_escape(pattern) or any(c in text for c in LINE_BREAKS):
         raise Unsure
     return re.search(pattern, text) is not None
+
+
+def _class_escape(pattern: str) -> bool:
+    """Whether a pattern holds a backslash and a letter (\\w, \\d, \\s, \\b...: Unicode-aware in Python,
+    ASCII in ECMAScript): what `\\\\[A-Za-z]` found, without its compile in each process that
+    checks a settings file."""
+    at = pattern.find("\\")
+    while at >= 0:
+        if pattern[at + 1:at + 2] in ASCII_LETTERS:
+            return True
+        at = pattern.find("\\", at + 1)
+    return False
 
 
 def _properties(argument: dict[str, Any], value: Any, root: Any, _schema: dict[str, Any]) -> bool:

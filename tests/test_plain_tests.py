@@ -6,17 +6,19 @@ import re
 from pathlib import Path
 
 from hookwright.doctor.checks.commands import _positional, written_bare
+from hookwright.doctor.checks.matchers import _glob_of_names, _miscased_mcp
 from hookwright.doctor.checks.scripts.answers import input_field_reads
 from hookwright.doctor.checks.scripts.script_files import sh_shebang
 from hookwright.doctor.checks.scripts.units import INLINE_TEXTS, INLINE_WORDS
-from hookwright.doctor.checks.structure.settings import _plain_rule
+from hookwright.doctor.checks.structure.settings import _parses_as_permission_rule, _plain_rule
 from hookwright.doctor.scripts.flow import raw_flag
 from hookwright.doctor.scripts.keys import _statement_end, with_own_folder
 from hookwright.doctor.scripts.shell_status import _names_a_child
 from hookwright.doctor.shell.resolve import _portable, python_name
-from hookwright.hooks.regex import _compiles, classify
+from hookwright.hooks.regex import _compiles, classify, named_servers
 from hookwright.hosts.base import runtime_parts
 from hookwright.patterns import holds_word
+from hookwright.valid import _class_escape
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -304,3 +306,63 @@ def test_a_text_the_tool_input_binding_test_passes_over_holds_nothing_its_patter
 def test_a_translation_read_as_compiling_compiles(python):
     if _compiles(python):
         re.compile(python)  # (raises where it does not)
+
+
+@settings(max_examples=600)
+@given(_texts("Bash", "mcp__x", "Tool-1", "(", ")", "\\(", "\\)", "\\", "*", size=8))
+@example("Bash(python -c \"json.load\\(sys.stdin\\)\")")
+@example("Bash((a)(b))")
+@example("Bash(a\\")
+def test_a_permission_rule_is_read_as_its_patterns_read_it(rule):
+    def former(rule: str) -> bool:
+        if _plain_rule(rule):
+            return True
+        name = re.match(r"[A-Za-z_][\w-]*", rule)
+        if name is None:
+            return False
+        specifier = rule[name.end():]
+        if not specifier:
+            return True
+        if len(specifier) < 3 or specifier[0] != "(":
+            return False
+        depth = 0
+        for token in re.finditer(r"\\.|[()]", specifier, re.S):
+            if token.group()[0] == "\\":
+                continue
+            depth += 1 if token.group() == "(" else -1
+            if depth == 0:
+                return token.end() == len(specifier)
+        return False
+
+    assert _parses_as_permission_rule(rule) == former(rule)
+
+
+@settings(max_examples=600)
+@given(_texts("mcp__", "MCP__", "Mcp__", "mCp", "__", "mcp", "İ", "K", "a", "_", size=8))
+@example("xMCP__a")
+@example("Mcp__fs|mcp__x")
+def test_mcp_in_another_case_is_found_as_its_regex_found_it(raw):
+    regex = re.compile(r"(?<![A-Za-z0-9_])(?!mcp__)[Mm][Cc][Pp]__")
+    assert _miscased_mcp(raw) == bool(regex.search(raw))
+
+
+@settings(max_examples=600)
+@given(_texts("mcp__", "__", "_", "-", "a", "B", ".*", "|", "é", size=10))
+@example("mcp____x__y")
+@example("mcp__github__.*|mcp__fs__read")
+def test_the_servers_a_matcher_names_are_found_as_their_regex_found_them(matcher):
+    assert named_servers(matcher) == re.findall(r"mcp__([A-Za-z0-9_-]+?)__", matcher)
+
+
+@settings(max_examples=600)
+@given(_texts("*", "mcp", "|", "-", "__", "a*", "é", size=8))
+@example("mcp__*__delete*")
+@example("*")
+def test_a_glob_of_names_is_told_as_its_regex_told_it(text):
+    assert _glob_of_names(text) == bool(re.fullmatch(r"[\w|*-]*[\w-]\*[\w|*-]*", text))
+
+
+@settings(max_examples=400)
+@given(_texts("\\", "\\d", "\\w", "d", "[", "^", size=8))
+def test_a_class_escape_is_found_as_its_regex_found_it(pattern):
+    assert _class_escape(pattern) == bool(re.search(r"\\[A-Za-z]", pattern))

@@ -19,7 +19,7 @@ from ...hooks.events import (
 from ...hooks.regex import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex, named_servers
 from ...hosts.base import Host
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
-from ...patterns import lazy
+from ...patterns import joins, lazy
 from ...records import Record
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, describe
@@ -27,12 +27,13 @@ from ..scripts import intent
 
 # a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
 # name or a name ending in `_` (`mcp__srv__(a|b)` matches mcp__srv__a: MCP rules take no specifier)
-PERMISSION_RULE = lazy(r"\s*(?![Mm][Cc][Pp]__)([A-Za-z][A-Za-z0-9_-]*(?<!_))\((?!\?)(.*)\)\s*")
+PERMISSION_RULE = lazy(r"\s*(?![Mm][Cc][Pp]__)([A-Za-z][A-Za-z0-9_-]*(?<!_))\((?!\?)(.*)\)\s*", needs=(")",))
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
 IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
               "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}
 _QUOTED_NAME = lazy(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
-EXPRESSION = lazy(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
+EXPRESSION = lazy(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[",
+                  needs=("==", "!=", "&&", "||", "tool", "matches", "in ["))
 # what an open matcher is matched against, where those values are names (model names are not)
 SERVER_EVENTS = ("Elicitation", "ElicitationResult")  # their matcher is an MCP server's name
 OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type",
@@ -49,7 +50,6 @@ FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written 
 # glob (`*.ts`, `**`), an extension at the end (`\.env$`, `.py`), a dot file (`.env`); no tool name has one
 FILE_SIGN = lazy(r"/|\*\*|(?:^|[^.)\]\\])\*\.|\\?\.\(?[A-Za-z][A-Za-z0-9|]{0,30}\)?\$?$|^\^?\\?\.[A-Za-z]")
 # a matcher written as a glob: names, `_`, `-`, `|` and `*` only, with a `*` after a name's character
-TOOL_GLOB = lazy(r"[\w|*-]*[\w-]\*[\w|*-]*")
 
 
 class Judged(Record):
@@ -349,7 +349,7 @@ def _tool_glob(at: MatcherAt) -> Iterator[Finding]:
     if judged is None or judged.event.matcher != TOOL or at.matcher.kind != "regex" or "*" not in judged.text:
         return
     text, pattern = judged.text.strip(), at.matcher.pattern
-    if pattern is None or at.matcher.undecided or not TOOL_GLOB.fullmatch(text):
+    if pattern is None or at.matcher.undecided or not _glob_of_names(text):
         return
     fillers = [name for name in at.ctx.mcp_servers if "__" not in name] + ["x"]
     for part in (part.strip() for part in text.split("|") if "*" in part):
@@ -551,9 +551,32 @@ def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/case-mismatch")
 
 
+def _glob_of_names(text: str) -> bool:
+    r"""Whether a matcher is made of names and `*` (`\w`, `|`, `*`, `-`), a `*` after a name's
+    character: what `[\w|*-]*[\w-]\*[\w|*-]*` matched in full, without its compile in each
+    process with a matcher that holds a `*`."""
+    return all(joins(character, "|*-") for character in text) and any(
+        text[at] == "*" and joins(text[at - 1], "-") for at in range(1, len(text)))
+
+
+def _miscased_mcp(raw: str) -> bool:
+    """Whether MISCASED_MCP finds `mcp__` in another case in a matcher: for an ASCII one by str
+    finds (a match's own test: not after a letter, digit or `_`), else by the pattern. Each process
+    with an MCP matcher compiled it to find nothing."""
+    if not raw.isascii():
+        return MISCASED_MCP.search(raw) is not None
+    lowered = raw.lower()
+    at = lowered.find("mcp__")
+    while at >= 0:
+        if raw[at:at + 3] != "mcp" and (at == 0 or not joins(raw[at - 1])):
+            return True
+        at = lowered.find("mcp__", at + 1)
+    return False
+
+
 def _mcp_prefix_case(at: MatcherAt, raw: str) -> Iterator[Finding]:
     """`Mcp__fs` or `MCP__.*`: every MCP tool's name starts with `mcp__`, in that case."""
-    if not MISCASED_MCP.search(raw):
+    if not _miscased_mcp(raw):
         return
     fixed = MISCASED_MCP.sub("mcp__", raw)
     if at.matcher.kind == "exact":

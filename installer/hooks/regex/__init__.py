@@ -111,7 +111,7 @@ _PY_ANCHORS = {"A": "start of input", "Z": "end of input", "z": "end of input", 
 _GROUP_FLAGS = lazy(r"\(\?[aiLmsux-]+[):]")
 
 
-JS_NAMED_GROUP = lazy(r"\(\?<([A-Za-z_$][\w$]*)>")
+JS_NAMED_GROUP = lazy(r"\(\?<([A-Za-z_$][\w$]*)>", needs=("(?<",))
 JS_BACKREFERENCE = lazy(r"\\k<([A-Za-z_$][\w$]*)>")
 HEX_2 = lazy(r"[0-9A-Fa-f]{2}")  # \xHH
 OPEN_MINIMUM = lazy(r"\{,\d+\}")  # `{,2}`: a repeat from 0 to Python, text to JavaScript
@@ -681,12 +681,25 @@ def unseen_servers(matchers: Iterable[str | None], configured: Iterable[str]) ->
 
 
 def named_servers(matcher: str) -> list[str]:
-    """The MCP servers a matcher names: `github` in `mcp__github__.*` or `mcp__github__create_issue`."""
-    names: list[str] = _NAMED_SERVER.findall(matcher)
+    """The MCP servers a matcher names: `github` in `mcp__github__.*` or `mcp__github__create_issue`.
+    (What `mcp__([A-Za-z0-9_-]+?)__` found, by str finds: its compile was each process's with an
+    MCP matcher.) After each `mcp__`, the shortest run of a server name's characters that `__` ends."""
+    names: list[str] = []
+    at = matcher.find("mcp__")
+    while at >= 0:
+        end = at + 5
+        while end < len(matcher) and matcher[end] in SERVER_NAME:
+            end += 1
+            if matcher.startswith("__", end):
+                names.append(matcher[at + 5:end])
+                at = matcher.find("mcp__", end + 2)
+                break
+        else:
+            at = matcher.find("mcp__", at + 1)
     return names
 
 
-_NAMED_SERVER = lazy(r"mcp__([A-Za-z0-9_-]+?)__", needs=("mcp__",))
+SERVER_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 def _space(event: str) -> str | frozenset[str] | None:
