@@ -37,10 +37,8 @@ def fresh() -> None:
 def stat(path: Path | str) -> os.stat_result | None:
     """os.stat of the path, following symlinks (None: it is not there, or cannot be reached)."""
     key = os.fspath(path)
-    try:
+    if key in _stats:  # (not a KeyError caught: most paths of a run are asked once)
         return _stats[key]
-    except KeyError:
-        pass
     try:
         found: os.stat_result | None = os.stat(key)
     except (OSError, ValueError):
