@@ -723,5 +723,6 @@ def passes_status_on(command: list[Word], first: bool) -> bool:
 def _succeeds(command: list[Word]) -> bool:
     """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook
     (a bare `exit` keeps the failed status)."""
-    head, args = command[0].text, [w.text for w in command[1:]]
-    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args == ["0"])
+    head = command[0].text
+    return (head in ("true", ":") and not command[0].quoted) or (
+        head == "exit" and len(command) == 2 and command[1].text == "0")
