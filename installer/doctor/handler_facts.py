@@ -168,8 +168,11 @@ def script_facts(handler: Handler) -> tuple[tuple[Invocation, keys.ScriptFacts],
     cached = _SCRIPT_FACTS.get(id(handler))
     if cached is not None and cached[0]() is handler and cached[1] == disk.run_number:
         return cached[2]
-    found = tuple((inv, keys.analyse(path)) for inv in resolution(handler).invocations
-                  if (path := script_of(inv)) is not None)
+    found: tuple[tuple[Invocation, keys.ScriptFacts], ...] = ()
+    for inv in resolution(handler).invocations:  # (a loop, not a generator made for each handler)
+        path = script_of(inv)
+        if path is not None:
+            found += ((inv, keys.analyse(path)),)
     if len(_SCRIPT_FACTS) > 100_000:
         _SCRIPT_FACTS.clear()
     _SCRIPT_FACTS[id(handler)] = (weakref.ref(handler), disk.run_number, found)

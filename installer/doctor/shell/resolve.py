@@ -504,9 +504,10 @@ class Interpreter:
         else:
             path, relative = _normal(f"{cwd}/{text}"), launch
             guarded = guarded or str(path) in guards
-        # (made by place: the run's commonest record, 1,400 on the corpus tree; by name each took _complete)
+        # (made by place, every field given: the run's commonest record, 1,400 on the corpus tree; by
+        # name, or with the last fields left out, each took _complete)
         return Invocation(executable, program, interpreter, text, path, direct, relative, False, False, dynamic,
-                          guarded, program_guarded)
+                          guarded, program_guarded, False, True)
 
     def _where(self, cwd: Path | None, launch: bool) -> Where:
         w = self.where
