@@ -337,16 +337,12 @@ class Selection:
         return self
 
     def keeps(self, finding: Finding) -> bool:
-        return (RANK[finding.severity] >= RANK[self.min_severity] and not _matches(finding.rule, self.ignore)
-                and (not self.select or _matches(finding.rule, self.select)))
+        return (RANK[finding.severity] >= RANK[self.min_severity] and not finding.rule.startswith(self.ignore)
+                and (not self.select or finding.rule.startswith(self.select)))
 
     def to_json(self) -> dict[str, Any]:
         return {"select": list(self.select), "ignore": list(self.ignore), "min_severity": self.min_severity,
                 "config": self.config, "skipped_configs": list(self.skipped)}
-
-
-def _matches(rule_id: str, selectors: tuple[str, ...]) -> bool:
-    return any(rule_id.startswith(selector) for selector in selectors)
 
 
 def choose(project: Path, *, select: list[str] | None = None, ignore: list[str] | None = None,

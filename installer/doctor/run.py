@@ -62,12 +62,15 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     `start`: the folder in the project the agent would be started in (the working folder)."""
     project = _project_folder(project)
     ctx = context(paths, project=project, hosts=hosts, probe=probe, pack_files=True, start=start)
-    found = _with_host_versions(ctx, findings(ctx))
-    if not (paths and machine):
+    nearby: list[Around] = []  # (this machine's files, read while the checks run: findings' `meanwhile`)
+    if paths and machine:
+        found = findings(ctx, meanwhile=lambda: nearby.append(around(ctx)))
+    else:
+        found = findings(ctx)
+    found = _with_host_versions(ctx, found)
+    if not nearby or not nearby[0].others:
         return Outcome(ctx, found)
-    here = around(ctx)
-    if not here.others:
-        return Outcome(ctx, found)
+    here = nearby[0]
     # the machine's own hooks are not the user's to have run by naming a file: no probe here
     combined = _context(here.files, here.handlers, here.plugins, project, probe=False)
     combined.focus = frozenset(map(id, ctx.handlers))  # (the given files' pairs are never cut short)
@@ -84,18 +87,33 @@ def _with_host_versions(ctx: Context, found: list[Finding]) -> list[Finding]:
     return _in_report_order(found + notes, ctx.files) if notes else found
 
 
-def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Finding]:
+def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES,
+             meanwhile: Callable[[], object] | None = None) -> list[Finding]:
     """What the checks find in a context, in report order (file, line, column, severity, rule),
-    many projects' files shared out between processes where that pays (parallel.py)."""
+    many projects' files shared out between processes where that pays (parallel.py).
+    `meanwhile`: what else this process has to do before it uses the findings (run's look at this
+    machine's files): done with its own checks, before it takes the workers' shares left, where
+    the run is shared out, instead of after the workers (the corpus tree's around, about 90 M
+    instructions, leaves the part of the run no other process shares)."""
     count = parallel.workers(ctx)
     local = [name for name in checks if name in LOCAL_CHECKS]
     if count > 1 and local:
         check_functions(checks)  # imported once, before the workers start
         handler_facts.work_out(ctx.handlers)
         rest = [name for name in checks if name not in LOCAL_CHECKS]
-        found = parallel.findings(ctx, count, lambda share: _checked(share, local), lambda: _checked(ctx, rest))
-        return _in_report_order(list(found), ctx.files)
-    return _in_report_order(_checked(ctx, checks), ctx.files)
+
+        def whole() -> list[Finding]:
+            found = _checked(ctx, rest)
+            if meanwhile is not None:
+                meanwhile()
+            return found
+
+        return _in_report_order(list(parallel.findings(ctx, count, lambda share: _checked(share, local), whole)),
+                                ctx.files)
+    found = _checked(ctx, checks)
+    if meanwhile is not None:
+        meanwhile()
+    return _in_report_order(found, ctx.files)
 
 
 def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
