@@ -164,6 +164,10 @@ class Lexer:
                     word = simple.group()
                     out.append(Word(word))
                     i = simple.end()
+                    # (the one blank after most words taken here, without a turn of the loop of its
+                    # own: the corpus tree's lexing 176.5 M -> 173.6 M instructions)
+                    if i < n and text[i] == " ":
+                        i += 1
                     in_test = in_test and word != "]]"
                     continue
             else:
