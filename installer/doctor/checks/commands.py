@@ -307,6 +307,12 @@ def _event_exit_2_blocks(ctx: Context, command: Command) -> bool:
     return command.handler.event in command.adapter.exit_2_blocks
 
 
+def _answers_or_names_a_runner(ctx: Context, command: Command) -> bool:
+    """A shell-form command that runs a script that was read, or may name a package manager or make
+    (text-beside-answer's: neither, and it reads nothing)."""
+    return not command.exec_form and (bool(command.scripts_read) or runners.may_name_a_runner(command.written))
+
+
 def _expands(ctx: Context, command: Command) -> bool:
     """A `$` in the command: a variable, an option of a plugin or an argument it reads."""
     return "$" in command.written
@@ -707,7 +713,7 @@ def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
         return
 
 
-@RULES.rule("command/text-beside-answer")
+@RULES.rule("command/text-beside-answer", premise=_answers_or_names_a_runner)
 def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     """A command line that runs, beside a script answering with a JSON decision, another command
     whose text reaches the same stdout (`echo "checking" && guard.py`, `git status; guard.py`,

@@ -214,6 +214,27 @@ def _names_mcp_tools(at: MatcherAt) -> bool:
     return isinstance(at.raw, str) and "mcp__" in at.raw
 
 
+def _claude_regex(at: MatcherAt) -> bool:
+    """A regex matcher the Claude Code rules read (file-pattern's: a glob that is no regex, or a regex's verdict)."""
+    return at.judged is not None and at.matcher.kind == "regex"
+
+
+def _on_an_event_of_set_values(at: MatcherAt) -> bool:
+    """A Claude Code event whose values are a closed set (unknown-value's: a tool event's and an
+    open event's regex ends with another rule's verdict)."""
+    return at.judged is not None and at.judged.event.matcher not in (OPEN, TOOL)
+
+
+def _comma_or_hyphen(at: MatcherAt) -> bool:
+    """needs-recent-host's: names with a comma or a hyphen, which older hosts read as a regex."""
+    return isinstance(at.raw, str) and ("," in at.raw or "-" in at.raw)
+
+
+def _parenthesised(at: MatcherAt) -> bool:
+    """permission-rule's: a `)`, which every permission rule's match holds (PERMISSION_RULE)."""
+    return isinstance(at.raw, str) and ")" in at.raw
+
+
 def _on_an_event_of_set_tools(at: MatcherAt) -> bool:
     """An event whose calls all carry names of a set the host fixes (Host.event_tools)."""
     host = hosts.of(at.host)
@@ -296,7 +317,7 @@ def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
         yield at.finding("matcher/invalid-regex", matcher=at.shown, error=at.matcher.error)
 
 
-@RULES.rule("matcher/file-pattern")
+@RULES.rule("matcher/file-pattern", premise=_claude_regex)
 def _file_pattern(at: MatcherAt) -> Iterator[Finding]:
     """A tool event's matcher written for files (`\\.env$|secrets/`, `*.ts`, `src/**`): it is tested
     against the tool's name, which none of its alternatives can be, so the group never fires.
@@ -512,7 +533,7 @@ def _skill_shell_line(host: Host, project: Any) -> tuple[Any, int, str] | None:
     return None
 
 
-@RULES.rule("matcher/needs-recent-host")
+@RULES.rule("matcher/needs-recent-host", premise=_comma_or_hyphen)
 def _needs_recent_host(at: MatcherAt) -> Iterator[Finding]:
     judged = at.judged
     if judged is None or at.matcher.kind != "exact":
@@ -653,7 +674,7 @@ def _mcp_no_tool(at: MatcherAt) -> Iterator[Finding]:
             yield at.finding("matcher/mcp-no-tool", name=name, pattern=pattern)
 
 
-@RULES.rule("matcher/unknown-value")
+@RULES.rule("matcher/unknown-value", premise=_on_an_event_of_set_values)
 def _unknown_value(at: MatcherAt) -> Iterator[Finding]:
     judged = at.judged
     if judged is not None and at.matcher.kind == "exact" and judged.event.matcher not in (OPEN, TOOL):
@@ -679,7 +700,7 @@ def _undecided(at: MatcherAt) -> Iterator[Finding]:
         yield at.finding("matcher/undecided", matcher=at.shown, why=at.matcher.undecided)
 
 
-@RULES.rule("matcher/permission-rule")
+@RULES.rule("matcher/permission-rule", premise=_parenthesised)
 def _permission_rule(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/permission-rule")
     host = hosts.of(at.host)  # (a host whose hooks see tools by names of their own, and have no "if": Codex)
