@@ -246,6 +246,11 @@ FLAGS_WITH_VALUE = {"python": frozenset({"-W", "-X", "-Q"}),
 
 # ---- simple commands ---------------------------------------------------------------------------
 
+# the newline that ends the last command: read, never changed (one word for every run, not one made
+# for each of the corpus tree's 1,776 command texts: its work_out 449.7 M -> 444.6 M instructions)
+END_OF_COMMAND = Word("\n", operator=True)
+
+
 class Interpreter:
     """Walks the words as a shell would run them: which file each simple command runs."""
 
@@ -260,7 +265,7 @@ class Interpreter:
         guards: set[str] = set()
         command: list[Word] = []
         status = ExitStatus(found)
-        for word in [*words, Word("\n", operator=True)]:
+        for word in (*words, END_OF_COMMAND):
             if not word.operator:
                 command.append(word)
                 continue
