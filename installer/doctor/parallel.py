@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .. import hosts
 from .model import ConfigFile, Context, Finding, Handler
@@ -153,7 +153,9 @@ def _fork(run_share: Callable[[Context], list[Finding]], parts: list[Context],
 
         os.close(read_end)
         with os.fdopen(write_end, "wb") as out:
-            pickle.dump(_taken(run_share, parts, queue), out, protocol=pickle.HIGHEST_PROTOCOL)
+            sent = {number: ([tuple(f) for f in found], truncated)  # (as plain tuples: _collect)
+                    for number, (found, truncated) in _taken(run_share, parts, queue).items()}
+            pickle.dump(sent, out, protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
     finally:
         os._exit(status)
@@ -171,7 +173,12 @@ def _collect(child: tuple[int, int] | None) -> dict[int, tuple[list[Finding], se
     import pickle  # (from 1,500 handlers on only: about 3 ms)
 
     try:
-        sent: dict[int, tuple[list[Finding], set[str]]] = pickle.loads(data)  # (what _fork's child dumped)
+        sent: dict[int, tuple[list[tuple[Any, ...]], set[str]]] = pickle.loads(data)  # (what _fork's child dumped)
     except Exception:  # noqa: BLE001 (a worker that died mid-write: its shares are checked here)
         return None
-    return sent
+    # each finding came as the plain tuple of its values, made a Finding again as Record.__new__
+    # makes it, from all its values: pickle makes a Record through its __getnewargs__ and
+    # __new__, calls from Python; the corpus tree's 2,959 local findings were dumped in 38.4 M
+    # instructions and loaded in 21.5 M, as tuples in 19.0 M and 15.0 M
+    return {number: ([tuple.__new__(Finding, values) for values in found], truncated)
+            for number, (found, truncated) in sent.items()}
