@@ -303,8 +303,12 @@ def _broken_or_exec_form(ctx: Context, command: Command) -> bool:
     return bool(command.res.broken) or command.exec_form
 
 
-def _event_exit_2_blocks(ctx: Context, command: Command) -> bool:
-    return command.handler.event in command.adapter.exit_2_blocks
+def _block_may_be_swallowed(ctx: Context, command: Command) -> bool:
+    """block-swallowed's: on an event where exit 2 blocks, a script it runs was read, or a runner is
+    named on the line or in a variable it may expand (a recipe's)."""
+    return command.handler.event in command.adapter.exit_2_blocks and (
+        bool(command.scripts_read) or runners.may_name_a_runner(command.written)
+        or _variables_name_a_runner(handler_facts.where(command.file)))
 
 
 def _answers_or_names_a_runner(ctx: Context, command: Command) -> bool:
@@ -593,7 +597,7 @@ def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
                               path=_quote(str(path.parent)))
 
 
-@RULES.rule("command/block-swallowed", premise=_event_exit_2_blocks)
+@RULES.rule("command/block-swallowed", premise=_block_may_be_swallowed)
 def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
