@@ -322,6 +322,11 @@ def _expands(ctx: Context, command: Command) -> bool:
     return "$" in command.written
 
 
+def _names_a_user_option(ctx: Context, command: Command) -> bool:
+    """user-config-in-shell-form's: what every USER_CONFIG match holds."""
+    return "${user_config." in command.written
+
+
 def _names_a_plugin_variable(ctx: Context, command: Command) -> bool:
     return "CLAUDE_PLUGIN_" in command.text
 
@@ -382,7 +387,7 @@ def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Findi
                           command=json.dumps(command.written), effect=_effect(command.handler))
 
 
-@RULES.rule("command/user-config-in-shell-form", premise=_expands)
+@RULES.rule("command/user-config-in-shell-form", premise=_names_a_user_option)
 def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Finding]:
     user_config = USER_CONFIG.search(command.written)
     if not user_config or command.exec_form or not command.adapter.has_plugins:
