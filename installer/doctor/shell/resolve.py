@@ -688,7 +688,7 @@ def shell_options(words: list[str]) -> tuple[bool | None, bool | None]:
     errexit: bool | None = None
     pipefail: bool | None = None
     for index, word in enumerate(words):
-        if word[:1] not in "-+" or word in ("-", "--", "-c"):
+        if word[:1] not in ("-", "+") or word in ("-", "--", "-c"):  # (an empty word too: a trailing `\`)
             continue
         on = word[0] == "-"
         named = words[index + 1] if word[1:].endswith(("o",)) and index + 1 < len(words) else ""
