@@ -127,6 +127,17 @@ def joins(character: str, also: str = "") -> bool:
     return character.isalnum() or character == "_" or character in also
 
 
+def marked(text: str, mark: str, followers: frozenset[str]) -> bool:
+    """Whether `mark` (one character) stands right before one of `followers` somewhere in `text`:
+    what a pattern `<mark>[<followers>]` finds, by str finds and without its compile."""
+    at = text.find(mark)
+    while at >= 0:
+        if text[at + 1:at + 2] in followers:
+            return True
+        at = text.find(mark, at + 1)
+    return False
+
+
 def every_pattern() -> list[LazyPattern]:
     """Every pattern the package defines, its modules all imported (for the tests)."""
     import pkgutil  # (the tests' only: 0.4 ms of every command's start otherwise, python -X importtime)

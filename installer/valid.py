@@ -14,6 +14,8 @@ import math
 import re
 from typing import TYPE_CHECKING, Any, Callable
 
+from .patterns import marked
+
 # the draft's other assertions (a keyword no draft knows is ignored, as every validator does)
 UNDECIDED = frozenset({"if", "then", "else", "patternProperties", "dependencies", "dependentRequired",
                        "dependentSchemas", "contains", "additionalItems", "prefixItems", "minProperties",
@@ -152,12 +154,7 @@ def _class_escape(pattern: str) -> bool:
     """Whether a pattern holds a backslash and a letter (\\w, \\d, \\s, \\b...: Unicode-aware in Python,
     ASCII in ECMAScript): what `\\\\[A-Za-z]` found, without its compile in each process that
     checks a settings file."""
-    at = pattern.find("\\")
-    while at >= 0:
-        if pattern[at + 1:at + 2] in ASCII_LETTERS:
-            return True
-        at = pattern.find("\\", at + 1)
-    return False
+    return marked(pattern, "\\", ASCII_LETTERS)
 
 
 def _properties(argument: dict[str, Any], value: Any, root: Any, _schema: dict[str, Any]) -> bool:
