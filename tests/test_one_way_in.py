@@ -26,6 +26,7 @@ ALLOWED = {
     ("safe_read.py", "os.read"): "the one way in",
     ("sources.py", "tarfile.open"): "reads the bytes of our own `git archive` from memory, no file",
     ("doctor/parallel.py", "os.fdopen"): "the two ends of an os.pipe() between doctor's worker processes",
+    ("doctor/parallel.py", "os.read"): "the queue of share numbers, an os.pipe() doctor's processes take them from",
     ("faults.py", "open"): "appends to the fault-injection trace a test asked for (mode 'a')",
     ("sandbox_init.py", "open"): "the kernel's own /proc/self/mountinfo, read inside a hook's sandbox by a script "
                                  "that cannot import the package",
