@@ -223,7 +223,7 @@ def doctor_argv(paths: list[Path]) -> list[str]:
 NO_CHECKS = """import gc, sys
 gc.disable()
 from hookwright.doctor import run
-run.findings.__defaults__ = ((),)
+run.findings.__defaults__ = ((),) + run.findings.__defaults__[1:]  # no checks; the other defaults kept
 from hookwright.cli import entry
 entry()
 """
