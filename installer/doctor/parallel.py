@@ -24,8 +24,11 @@ from typing import Any, Callable, Sequence
 from .. import hosts
 from .model import ConfigFile, Context, Finding, Handler
 
-# below this one process is as fast: in scripts/bench_doctor.py's part 1 on two cores, 613
-# handlers (90 projects) and 1,210 (180) gained nothing, 1,884 (269 projects) 1.15 to 1.2x
+# chosen when two workers shared beside this process: in scripts/bench_doctor.py's part 1 on two
+# cores, 613 handlers (90 projects) and 1,210 (180) gained nothing, 1,884 (269 projects) 1.15 to
+# 1.2x. With one process a core and the queue (below), three runs of its wall clock gave 599
+# handlers (90 projects) 1.20-1.23x, 1,870 (269) 1.34-1.47x, 129 (30) 0.97-1.05x: the threshold
+# could come down to about 600, once measured between 129 and 599
 MIN_HANDLERS = 1500
 MAX_WORKERS = 8
 # a run counts this process among its processes (one per core) and cuts the projects into this
