@@ -1,12 +1,12 @@
 """The report shows each path relative to the working folder with its links followed
-(report.shown_path): real_path asks the disk only of a path's last part where its folder was
+(report.shown_path): hooks.model.real_path asks the disk only of a path's last part where its folder was
 followed before, and must give what Path.resolve gives, links, loops and missing files included."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from hookwright.doctor import report
-from hookwright.hooks.model import resolved
+from hookwright.hooks.model import real_path, resolved
 
 
 def _tree(root: Path) -> list[str]:
@@ -33,7 +33,7 @@ def test_a_real_path_is_what_resolve_gives(tmp_path, monkeypatch):
     paths = _tree(tmp_path)
     folders: dict[str, str] = {}
     for path in paths + paths:  # (the second time, with every folder followed before)
-        assert report.real_path(path, folders) == str(resolved(Path(path))), path
+        assert real_path(path, folders) == str(resolved(Path(path))), path
     assert folders
 
 

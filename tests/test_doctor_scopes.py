@@ -246,12 +246,11 @@ def test_a_settings_file_linked_to_a_shared_folder_is_read_and_a_link_to_nothing
 
 def test_the_given_files_real_paths_are_their_symlinks_followed(tmp_path):
     """The claude adapter asks each folder on the way to the files it is given whether it is a
-    link once (_real_paths): every path comes out as hooks.model.resolved makes it, through
+    link once (hooks.model.real_path): every path comes out as hooks.model.resolved makes it, through
     linked folders and files, a loop, a `..`, a root written `//` and a relative path."""
     import os
 
-    from hookwright.hooks.model import resolved
-    from hookwright.hosts.claude.adapter import _real_paths
+    from hookwright.hooks.model import real_path, resolved
 
     (tmp_path / "real" / ".claude").mkdir(parents=True)
     (tmp_path / "real" / ".claude" / "settings.json").write_text("{}")
@@ -263,6 +262,6 @@ def test_the_given_files_real_paths_are_their_symlinks_followed(tmp_path):
              tmp_path / "real" / ".claude" / ".." / ".claude" / "settings.json", tmp_path / "missing" / "settings.json",
              Path("//" + str(tmp_path).lstrip("/")) / "real" / ".claude" / "settings.json",
              Path(os.path.relpath(tmp_path / "real" / ".claude" / "settings.json"))]
-    real = _real_paths()
+    folders: dict[str, str] = {}
     for path in paths + paths:
-        assert str(real(path)) == str(resolved(path)), path
+        assert real_path(str(path), folders) == str(resolved(path)), path

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from stat import S_ISLNK
 from typing import Any
 from urllib.parse import quote  # (pathlib has loaded it already)
 
 from .. import __version__, safe_read
 from ..errors import ExitCode, HookwrightError, did_you_mean
+from ..hooks.model import real_path
 from ..patterns import lazy
 from ..resources import read_toml
 from .model import SEVERITIES, Finding, Rule, catalog, resolved
@@ -87,25 +87,6 @@ def shown_path(path: str, real_base: Path, folders: dict[str, str] | None = None
     inside = base.rstrip("/") + "/"
     return real[len(inside):] if real.startswith(inside) else path
 
-
-def real_path(path: str, folders: dict[str, str]) -> str:
-    """What resolved(Path(path)) gives, as text: the disk asked only whether the last part is a
-    link (lstat) where its folder was followed before (`folders`, the real path of each folder
-    asked, which this fills in); else Path.resolve's walk, which follows each part of the path
-    from the root. A report shows hundreds of files in a few folders: the corpus tree's 269
-    files were 60.3 M instructions of Path.resolve and relative_to."""
-    folder, _, name = path.rpartition("/")
-    if folder and name not in ("", ".", ".."):
-        try:
-            plain = not S_ISLNK(os.lstat(path).st_mode)
-        except OSError:  # (missing, or a folder on its way that loops: resolve says what it is)
-            plain = False
-        if plain:  # (the folder is there, and its real path is the path's but for the last part)
-            real_folder = folders.get(folder)
-            if real_folder is None:
-                real_folder = folders[folder] = real_path(folder, folders)
-            return real_folder.rstrip("/") + "/" + name
-    return str(resolved(Path(path)))
 
 
 Line = list[tuple[str, str | None]]  # (text, rich style or None): printed styled on a terminal, plain elsewhere

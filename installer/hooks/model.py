@@ -5,7 +5,9 @@ Its classes are plain ones with an __init__ (doctor's speed: installer/doctor/__
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from stat import S_ISLNK
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import hosts
@@ -207,6 +209,27 @@ def resolved(path: Path) -> Path:
         return path.resolve()
     except (OSError, RuntimeError):
         return path.absolute()
+
+
+def real_path(path: str, folders: dict[str, str]) -> str:
+    """What resolved(Path(path)) gives, as text: the disk asked only whether the last part is a
+    link (lstat) where its folder was followed before (`folders`, the real path of each folder
+    asked, which this fills in); else Path.resolve's walk, which follows each part of the path
+    from the root. A report shows hundreds of files in a few folders: the corpus tree's 269
+    files were 60.3 M instructions of Path.resolve and relative_to (report.shown_path), and the
+    claude adapter's real paths of the given files 162,000 instructions a file."""
+    folder, _, name = path.rpartition("/")
+    if folder and name not in ("", ".", ".."):
+        try:
+            plain = not S_ISLNK(os.lstat(path).st_mode)
+        except OSError:  # (missing, or a folder on its way that loops: resolve says what it is)
+            plain = False
+        if plain:  # (the folder is there, and its real path is the path's but for the last part)
+            real_folder = folders.get(folder)
+            if real_folder is None:
+                real_folder = folders[folder] = real_path(folder, folders)
+            return real_folder.rstrip("/") + "/" + name
+    return str(resolved(Path(path)))
 
 
 def timeout_seconds(value: Any) -> float | None:

@@ -9,15 +9,14 @@ from __future__ import annotations
 import functools
 import json
 import os
-import stat
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ... import layout, safe_read
 from ...document import UTF16LE_BOM, TextReading
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, IF_EVENTS
-from ...hooks.model import Candidate, resolved
+from ...hooks.model import Candidate, real_path, resolved
 from ...layout import DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
@@ -265,8 +264,8 @@ class Claude(MatcherGroups):
         managed = {resolved(p) for p in managed_paths()}
         user = resolved(user_dir())
         user_settings = (user / "settings.json", user / "settings.local.json")
-        real = _real_paths()
-        return [_given(path, real(path), project, managed, user_settings) for path in paths]
+        folders: dict[str, str] = {}  # (real_path's: each folder on the way followed once for all the files)
+        return [_given(path, Path(real_path(str(path), folders)), project, managed, user_settings) for path in paths]
 
     @property
     def matcher_events(self) -> Mapping[str, Event]:
@@ -403,35 +402,6 @@ def _given(path: Path, real: Path, project: Path, managed: set[Path],
         return Candidate(path, scope, SETTINGS_KIND, real.parent.parent)
     return None
 
-
-
-def _real_paths() -> Callable[[Path], Path]:
-    """resolved(), for many paths in a few folders: each folder on the way asked once whether it
-    is a link, as text (os.path.realpath asks of every folder of every path again, in a Python
-    loop: 110,000 instructions a path of the corpus tree, 162,000 with Path.resolve's own, for
-    each of its 269 projects' settings files). A path with no link on its way is its own real
-    path; one with a link, a `..` or a root written `//` is resolved whole, as it always was."""
-    unlinked: dict[str, bool] = {}  # an absolute path as pathlib writes it: no link from / to it
-
-    def clear(text: str) -> bool:
-        found = unlinked.get(text)
-        if found is None:
-            above, _, name = text.rpartition("/")
-            found = unlinked[text] = (not above or clear(above)) and name not in ("", "..") and not _is_link(text)
-        return found
-
-    def real(path: Path) -> Path:
-        text = str(path)
-        return path if text.startswith("/") and not text.startswith("//") and clear(text) else resolved(path)
-
-    return real
-
-
-def _is_link(path: str) -> bool:
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:  # (not there, or not to be reached: os.path.realpath takes it as written)
-        return False
 
 
 FRONTMATTER_KEY = lazy(r"([ \t]*)(?:- +)?([\w\"'-]+)[ \t]*:[ \t]*(.*)")
